@@ -1,0 +1,512 @@
+//! The command-line surface, declared with clap derive and nothing else: raw values only, no
+//! I/O, no validation beyond what clap does. `app` resolves these raw values into checked
+//! types. Completions and man pages are generated from these definitions.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const ABOUT: &str =
+    "Read, write, edit, find and move files safely: you can only change what you have read.";
+
+const LONG_ABOUT: &str = "\
+Read, write, edit, find and move files safely.
+
+`quill read` records a SHA-256 baseline of the file in a per-session state file; `write` and
+`edit` refuse (`not_read`, `stale`) unless the file still is what was read. Changes land
+atomically and byte-exact, ordered by an advisory lock per file, and come back with a diff and
+a patch that `git apply` accepts. Every result can be one JSON object (--json).";
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  quill read src/main.rs                      # line-numbered page, records a baseline
+  quill edit src/main.rs --old 'a' --new 'b'  # exact, unique replacement
+  quill --json grep -i 'todo' src             # one JSON object on stdout
+  quill glob '**/*.rs' --sort path            # find files like fd
+
+Exit codes: 0 success, 1 nothing found, 2 usage, 3 refused by a guard, 4 system or I/O.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "quill",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = MAIN_EXAMPLES,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes, before or after the subcommand.
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// Print exactly one JSON object on stdout (also QUILL_FORMAT=json).
+    #[arg(long, global = true, overrides_with = "text")]
+    pub json: bool,
+
+    /// Print text for people, even when QUILL_FORMAT=json.
+    #[arg(long, global = true, overrides_with = "json")]
+    pub text: bool,
+
+    /// The session whose read baselines guard changes.
+    #[arg(long, global = true, env = "QUILL_SESSION", value_name = "ID")]
+    pub session: Option<String>,
+
+    /// Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill].
+    #[arg(long, global = true, env = "QUILL_STATE_DIR", value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+
+    /// Confine every path to this directory (symlinks resolved).
+    #[arg(long, global = true, env = "QUILL_ROOT", value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// Refuse every change (read_only).
+    #[arg(long, global = true, env = "QUILL_READ_ONLY")]
+    pub read_only: bool,
+
+    /// Changes need a complete read (every line shown, none cut).
+    #[arg(long, global = true, env = "QUILL_STRICT")]
+    pub strict: bool,
+
+    /// Seconds to wait for a lock before lock_timeout [default: 30].
+    #[arg(long, global = true, env = "QUILL_LOCK_TIMEOUT", value_name = "SECS")]
+    pub lock_timeout: Option<f64>,
+
+    /// When to color text output.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show a page of a file with line numbers and record a baseline.
+    #[command(after_help = READ_EXAMPLES)]
+    Read(ReadArgs),
+    /// Replace or create a whole file (needs a read baseline for an existing file).
+    #[command(after_help = WRITE_EXAMPLES)]
+    Write(WriteArgs),
+    /// Replace an exact, unique passage of a file.
+    #[command(after_help = EDIT_EXAMPLES)]
+    Edit(EditArgs),
+    /// Find files by glob pattern, newest first.
+    #[command(after_help = GLOB_EXAMPLES)]
+    Glob(GlobArgs),
+    /// Search file contents with a regex, like ripgrep, sorted and paged.
+    #[command(after_help = GREP_EXAMPLES)]
+    Grep(GrepArgs),
+    /// Copy or move one file without ever losing or half-publishing it.
+    #[command(after_help = TRANSFER_EXAMPLES)]
+    Transfer(TransferArgs),
+    /// Restore a file to what it was before quill's last change in this session.
+    #[command(after_help = UNDO_EXAMPLES)]
+    Undo(UndoArgs),
+    /// Show or change the session's read baselines.
+    #[command(after_help = STATE_EXAMPLES)]
+    State(StateArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  quill completions bash > ~/.local/share/bash-completion/completions/quill\n  quill completions zsh > ~/.zfunc/_quill"
+    )]
+    Completions(CompletionsArgs),
+    /// Print a roff man page.
+    #[command(after_help = "Examples:\n  quill man | man -l -\n  quill man edit > quill-edit.1")]
+    Man(ManArgs),
+}
+
+impl Command {
+    /// The `op` of the JSON envelope.
+    pub fn op(&self) -> &'static str {
+        match self {
+            Command::Read(_) => "read",
+            Command::Write(_) => "write",
+            Command::Edit(_) => "edit",
+            Command::Glob(_) => "glob",
+            Command::Grep(_) => "grep",
+            Command::Transfer(_) => "transfer",
+            Command::Undo(_) => "undo",
+            Command::State(_) => "state",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+        }
+    }
+}
+
+const READ_EXAMPLES: &str = "\
+Examples:
+  quill read src/lib.rs                       # lines 1-2000 (at most 50 KiB)
+  quill read src/lib.rs --offset 2001         # the next page
+  quill read big.log --offset 100 --limit 20  # 20 lines from line 100
+  quill --json read notes.ipynb               # notebook cells as text
+  quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)";
+
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The file to read.
+    pub path: PathBuf,
+    /// First line to show (1-based).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub offset: u64,
+    /// Most lines to show.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub limit: u64,
+    /// Byte budget of the page; the page ends before the line that would pass it.
+    #[arg(long, value_name = "N", default_value_t = 51200)]
+    pub max_bytes: u64,
+    /// Cut longer lines in the display (0 = no cap).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_line_chars: u64,
+    /// PDF pages to show, e.g. 3 or 2-5 [default: all, up to 20].
+    #[arg(long, value_name = "A-B")]
+    pub pages: Option<String>,
+    /// Include an image's bytes as base64 `data` (up to 5 MiB).
+    #[arg(long)]
+    pub inline_image: bool,
+}
+
+const WRITE_EXAMPLES: &str = "\
+Examples:
+  quill write notes.txt --content 'hello'            # create (or replace after a read)
+  printf 'x\\n' | quill write out.txt                  # content from stdin
+  quill write cfg.toml --from new.toml --dry-run     # show the diff, change nothing
+  quill write lock.json --expect-sha256 HEX --from f  # replace a known version";
+
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// The file to write.
+    pub path: PathBuf,
+    /// The new content.
+    #[arg(long, value_name = "TEXT", conflicts_with = "from")]
+    pub content: Option<String>,
+    /// Take the new content from this file (default: stdin).
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Refuse if the file exists (create_conflict).
+    #[arg(long)]
+    pub create_only: bool,
+    /// Replace only this version (stands in for a read baseline).
+    #[arg(long, value_name = "HEX")]
+    pub expect_sha256: Option<String>,
+    /// Do not create missing parent directories.
+    #[arg(long)]
+    pub no_parents: bool,
+    /// Plan and show the diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const EDIT_EXAMPLES: &str = "\
+Examples:
+  quill edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
+  quill edit src/a.rs --old 'foo' --new 'bar' --replace-all
+  quill edit src/a.rs --old-file old.txt --new-file new.txt
+  quill edit src/a.rs --edits edits.json   # [{\"old\":…,\"new\":…,\"replaceAll\":false}], all or nothing
+  quill edit new.rs --old '' --new 'fn main() {}'   # create a file";
+
+#[derive(Debug, Args)]
+pub struct EditArgs {
+    /// The file to edit.
+    pub path: PathBuf,
+    /// The exact text to replace.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub old: Option<String>,
+    /// The replacement text.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub new: Option<String>,
+    /// Read `old` from a file.
+    #[arg(long, value_name = "FILE", conflicts_with = "old")]
+    pub old_file: Option<PathBuf>,
+    /// Read `new` from a file.
+    #[arg(long, value_name = "FILE", conflicts_with = "new")]
+    pub new_file: Option<PathBuf>,
+    /// A JSON array of edits applied in order, all or nothing ('-' = stdin).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["old", "new", "old_file", "new_file"])]
+    pub edits: Option<PathBuf>,
+    /// Replace every non-overlapping occurrence.
+    #[arg(long)]
+    pub replace_all: bool,
+    /// Fail unless exactly N occurrences are found.
+    #[arg(long, value_name = "N")]
+    pub expect_count: Option<usize>,
+    /// Apply a unique match that differs only in whitespace or look-alike characters.
+    #[arg(long)]
+    pub fuzzy: bool,
+    /// Edit only this version (stands in for a read baseline).
+    #[arg(long, value_name = "HEX")]
+    pub expect_sha256: Option<String>,
+    /// Refuse files larger than this.
+    #[arg(long, value_name = "N", default_value_t = 64 * 1024 * 1024)]
+    pub max_file_bytes: u64,
+    /// Plan and show the diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const GLOB_EXAMPLES: &str = "\
+Examples:
+  quill glob '**/*.rs'                   # newest first, at most 100
+  quill glob '*.{md,txt}' docs --sort path
+  quill glob '**/test_*' --limit 0 -0 | xargs -0 wc -l
+  quill glob '**/*' --hidden --no-ignore --offset 100   # the next page";
+
+#[derive(Debug, Args)]
+pub struct GlobArgs {
+    /// Glob over paths relative to PATH (`*` stays within a directory, `**` crosses).
+    pub pattern: String,
+    /// Where to search.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Most entries to return (0 = all).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub limit: usize,
+    /// Skip the first N entries.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Order of the entries.
+    #[arg(long, value_enum, default_value_t = SortKey::Mtime)]
+    pub sort: SortKey,
+    /// Match case-insensitively.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+    /// Include hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honor .gitignore, .ignore and .git/info/exclude.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// Stop the walk after this many entries.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_walk: usize,
+    /// Separate paths with NUL instead of newline (text output).
+    #[arg(short = '0', long = "null")]
+    pub null: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortKey {
+    /// Modification time, newest first; ties by path.
+    Mtime,
+    /// Path, in byte order.
+    Path,
+    /// Walk order (fastest).
+    None,
+}
+
+const GREP_EXAMPLES: &str = "\
+Examples:
+  quill grep 'fn main' src
+  quill grep -i -w todo --glob '*.rs' --glob '!target/**'
+  quill grep -F 'a.b(c)' --mode files
+  quill grep 'unsafe' -C 2 --limit 50 --offset 50   # the second page
+  quill grep -U 'struct \\w+ \\{\\n\\s*pub' --type rust";
+
+#[derive(Debug, Args)]
+pub struct GrepArgs {
+    /// A Rust regex (or a literal with -F).
+    #[arg(required_unless_present = "type_list", allow_hyphen_values = true)]
+    pub pattern: Option<String>,
+    /// Files or directories to search [default: .].
+    pub paths: Vec<PathBuf>,
+    /// Treat the pattern as a literal string.
+    #[arg(short = 'F', long)]
+    pub fixed_strings: bool,
+    /// Match case-insensitively.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+    /// Case-insensitive unless the pattern has an uppercase letter.
+    #[arg(short = 'S', long)]
+    pub smart_case: bool,
+    /// Match whole words only.
+    #[arg(short = 'w', long)]
+    pub word_regexp: bool,
+    /// Let matches span lines.
+    #[arg(short = 'U', long)]
+    pub multiline: bool,
+    /// Include or (with !) exclude files by glob; repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Only search files of this type (see --type-list); repeatable.
+    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+    /// Skip files of this type; repeatable.
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    pub types_not: Vec<String>,
+    /// List the known file types and exit.
+    #[arg(long)]
+    pub type_list: bool,
+    /// Include hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honor .gitignore, .ignore and .git/info/exclude.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// What to report.
+    #[arg(long, value_enum, default_value_t = GrepMode::Content)]
+    pub mode: GrepMode,
+    /// Show line numbers (the default).
+    #[arg(short = 'n', long, overrides_with = "no_line_number")]
+    pub line_number: bool,
+    /// Hide line numbers in text output.
+    #[arg(short = 'N', long, overrides_with = "line_number")]
+    pub no_line_number: bool,
+    /// Lines of context after each match.
+    #[arg(short = 'A', long, value_name = "NUM")]
+    pub after_context: Option<usize>,
+    /// Lines of context before each match.
+    #[arg(short = 'B', long, value_name = "NUM")]
+    pub before_context: Option<usize>,
+    /// Lines of context before and after each match.
+    #[arg(short = 'C', long, value_name = "NUM")]
+    pub context: Option<usize>,
+    /// Cut lines longer than this with a marker (0 = no cap).
+    #[arg(long, value_name = "NUM", default_value_t = 500)]
+    pub max_columns: usize,
+    /// Most entries to return (0 = all).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub limit: usize,
+    /// Skip the first N entries.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Stop the walk after this many entries.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_walk: usize,
+    /// Show the path above each file's matches (default on a terminal).
+    #[arg(long, overrides_with = "no_heading")]
+    pub heading: bool,
+    /// Prefix every line with its path.
+    #[arg(long, overrides_with = "heading")]
+    pub no_heading: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GrepMode {
+    /// Matching lines.
+    Content,
+    /// Paths of matching files.
+    Files,
+    /// Matching lines per file.
+    Count,
+}
+
+const TRANSFER_EXAMPLES: &str = "\
+Examples:
+  quill transfer build/app dist/             # copy into a directory (create-only)
+  quill transfer a.bin b.bin --move          # rename, or copy then remove the source
+  quill transfer new.db live.db --replace-sha256 HEX   # replace a known version
+  quill transfer big.iso /mnt/usb/ --progress json";
+
+#[derive(Debug, Args)]
+pub struct TransferArgs {
+    /// The file to copy or move.
+    pub source: PathBuf,
+    /// The destination file, or an existing directory.
+    pub destination: PathBuf,
+    /// Remove the source once the destination is committed.
+    #[arg(long = "move")]
+    pub move_: bool,
+    /// Replace an existing destination only if it has this SHA-256.
+    #[arg(long, value_name = "HEX")]
+    pub replace_sha256: Option<String>,
+    /// The source must have this SHA-256 (checked on what was read).
+    #[arg(long, value_name = "HEX")]
+    pub expect_sha256: Option<String>,
+    /// Progress on stderr.
+    #[arg(long, value_enum, default_value_t = ProgressMode::Auto)]
+    pub progress: ProgressMode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProgressMode {
+    /// A bar when stderr is a terminal and the file is large.
+    Auto,
+    /// JSON lines on stderr.
+    Json,
+    /// Nothing.
+    None,
+}
+
+const UNDO_EXAMPLES: &str = "\
+Examples:
+  quill undo src/a.rs            # revert quill's last change (up to 8 steps)
+  quill --json undo src/a.rs --dry-run";
+
+#[derive(Debug, Args)]
+pub struct UndoArgs {
+    /// The file to restore.
+    pub path: PathBuf,
+    /// Show the diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const STATE_EXAMPLES: &str = "\
+Examples:
+  quill state                      # this session's baselines
+  quill state --all-sessions       # every session
+  quill state forget src/a.rs      # drop one baseline
+  QUILL_SESSION=agent-2 quill state clear";
+
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    #[command(subcommand)]
+    pub action: Option<StateAction>,
+    /// List every session instead of this one's baselines.
+    #[arg(long)]
+    pub all_sessions: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StateAction {
+    /// List the session's baselines.
+    Show,
+    /// Forget the baseline of one file.
+    Forget {
+        /// The file to forget.
+        path: PathBuf,
+    },
+    /// Forget every baseline of the session.
+    Clear,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand's page instead of the main one.
+    pub command: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,15 @@
+//! `quill glob`: not implemented yet (see the issue tracker).
+
+use crate::app::Context;
+use crate::error::Result;
+use crate::output::Report;
+
+pub fn run(_ctx: &Context, _args: &crate::cli::GlobArgs) -> Result<Report> {
+    Err(super::not_implemented("glob"))
+}
+
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobReport {
+    pub total: usize,
+}

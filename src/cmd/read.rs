@@ -1,0 +1,538 @@
+//! `quill read` (SPEC §3.1): one guarded, streaming pass over the file that hashes all of it,
+//! counts its lines and keeps one page; the stat identity is compared before and after (read
+//! again once, then `changed_during_read`). Text (UTF-8, BOM, UTF-16), images (dimensions,
+//! optional inline data), PDFs (through `pdftotext`) and notebooks (rendered cells). A read that
+//! shows content records the session's baseline; one that shows nothing records nothing.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::app::Context;
+use crate::cli::ReadArgs;
+use crate::cmd::FileAccess;
+use crate::error::{Error, Result};
+use crate::lock::hex;
+use crate::output::Report;
+use crate::paths::{self, Resolved};
+use crate::probe::{self, CHUNK, Identity};
+use crate::sniff::{self, Encoding, Sniffed};
+use crate::state::{Baseline, Store, now_ns};
+use crate::text::{Page, PageSpec, Pager, Stop, page_all};
+
+/// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
+const MAX_WHOLE_BYTES: u64 = 64 * 1024 * 1024;
+/// Inline image data is capped at this size.
+const MAX_INLINE_IMAGE: u64 = 5 * 1024 * 1024;
+/// Bytes kept for image header parsing (a JPEG's SOF may follow a large EXIF block).
+const IMAGE_HEADER_BYTES: usize = 1024 * 1024;
+/// PDF pages shown by default.
+const DEFAULT_PDF_PAGES: u32 = 20;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadReport {
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_symlink: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_access: Option<FileAccess>,
+    pub kind: &'static str,
+    pub encoding: Option<&'static str>,
+    pub bom: bool,
+    pub line_ending: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+    pub total_lines: u64,
+    pub next_offset: Option<u64>,
+    pub content: String,
+    pub truncated_lines: Vec<u64>,
+    pub size: u64,
+    pub sha256: Option<String>,
+    pub complete: bool,
+    pub lossy: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_count: Option<u32>,
+    /// The shown lines (text output numbers them).
+    #[serde(skip)]
+    pub lines: Vec<String>,
+    /// A one-line description instead of lines (images).
+    #[serde(skip)]
+    pub summary: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: &ReadArgs) -> Result<Report> {
+    if args.offset == 0 {
+        return Err(Error::invalid_argument(
+            "--offset is 1-based: the first line is 1",
+        ));
+    }
+    if args.limit == 0 || args.max_bytes == 0 {
+        return Err(Error::invalid_argument(
+            "--limit and --max-bytes must be at least 1",
+        ));
+    }
+    let resolved = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.path)?;
+    if !resolved.exists {
+        return Err(Error::NotFound {
+            similar: paths::similar_names(&resolved.target),
+            path: resolved.target,
+        });
+    }
+    let shown = match read_once(ctx, &resolved, args)? {
+        Attempt::Done(shown) => *shown,
+        Attempt::Changed => match read_once(ctx, &resolved, args)? {
+            Attempt::Done(shown) => *shown,
+            Attempt::Changed => {
+                return Err(Error::ChangedDuringRead {
+                    path: resolved.target,
+                });
+            }
+        },
+    };
+    let Shown {
+        mut report,
+        baseline,
+    } = shown;
+    if let Some(b) = baseline {
+        Store::new(ctx).update(|s| s.record(b))?;
+        report.file_access = Some(FileAccess::read(&report.path));
+    } else {
+        report.sha256 = None;
+    }
+    if report.lossy {
+        ctx.warn(format!(
+            "{} is not valid UTF-8; invalid bytes are shown as U+FFFD (edits still match its bytes exactly)",
+            report.path.display()
+        ));
+    }
+    Ok(Report::Read(report))
+}
+
+struct Shown {
+    report: ReadReport,
+    baseline: Option<Baseline>,
+}
+
+enum Attempt {
+    Done(Box<Shown>),
+    Changed,
+}
+
+fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Attempt> {
+    let path = &resolved.target;
+    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), path)?;
+    let before = Identity::of(&meta);
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; CHUNK];
+    let n = read_full(&mut file, &mut buf, path)?;
+    let first = &buf[..n];
+    let spec = PageSpec {
+        offset: args.offset,
+        limit: args.limit,
+        max_bytes: args.max_bytes,
+        max_line_chars: args.max_line_chars,
+    };
+    let is_notebook = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
+
+    let mut r = ReadReport {
+        path: path.clone(),
+        via_symlink: resolved.via_symlink.clone(),
+        file_access: None,
+        kind: "text",
+        encoding: None,
+        bom: false,
+        line_ending: "none",
+        start_line: args.offset,
+        end_line: 0,
+        total_lines: 0,
+        next_offset: None,
+        content: String::new(),
+        truncated_lines: Vec::new(),
+        size: before.size,
+        sha256: None,
+        complete: false,
+        lossy: false,
+        mime: None,
+        width: None,
+        height: None,
+        data: None,
+        pages: None,
+        page_count: None,
+        lines: Vec::new(),
+        summary: None,
+    };
+
+    let mut record = true;
+    let sniffed = sniff::sniff(first);
+    match sniffed {
+        Sniffed::Binary { guess } => {
+            return Err(Error::BinaryFile {
+                path: path.clone(),
+                size: before.size,
+                guess,
+            });
+        }
+        Sniffed::Text { encoding }
+            if !is_notebook && matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) =>
+        {
+            hasher.update(first);
+            let bom = encoding.bom().len().min(first.len());
+            let mut pager = Pager::new(spec);
+            pager.feed(&first[bom..]);
+            loop {
+                let n = read_some(&mut file, &mut buf, path)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                pager.feed(&buf[..n]);
+            }
+            r.encoding = Some(encoding.as_str());
+            r.bom = encoding.has_bom();
+            fill_page(&mut r, pager.finish(), path, spec)?;
+        }
+        Sniffed::Text { encoding } => {
+            let whole = read_whole(&mut file, first, &mut hasher, path, before.size)?;
+            let bom = encoding.bom().len().min(whole.len());
+            let (text, lossy) = match encoding {
+                Encoding::Utf16Le => sniff::decode_utf16(&whole[bom..], false),
+                Encoding::Utf16Be => sniff::decode_utf16(&whole[bom..], true),
+                _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
+            };
+            r.encoding = Some(encoding.as_str());
+            r.bom = encoding.has_bom();
+            if is_notebook {
+                match sniff::render_notebook(&whole) {
+                    Ok(rendered) => {
+                        r.kind = "notebook";
+                        fill_page(&mut r, page_all(spec, rendered.as_bytes()), path, spec)?;
+                    }
+                    Err(why) => {
+                        ctx.warn(format!("{}: {why}; shown as plain text", path.display()));
+                        fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
+                    }
+                }
+            } else {
+                fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
+                r.lossy |= lossy;
+            }
+        }
+        Sniffed::Image { mime } => {
+            r.kind = "image";
+            r.mime = Some(mime);
+            r.encoding = None;
+            let inline = args.inline_image && before.size <= MAX_INLINE_IMAGE;
+            if args.inline_image && !inline {
+                ctx.warn(format!(
+                    "the image is {} bytes, over the {MAX_INLINE_IMAGE}-byte limit for --inline-image; data not included",
+                    before.size
+                ));
+            }
+            let mut header = first.to_vec();
+            if inline {
+                header = read_whole(&mut file, first, &mut hasher, path, before.size)?;
+            } else if mime == "image/jpeg" {
+                header.resize(IMAGE_HEADER_BYTES, 0);
+                let more = read_full(&mut file, &mut header[n..], path)?;
+                header.truncate(n + more);
+            }
+            if let Some((w, h)) = sniff::image_dimensions(mime, &header) {
+                r.width = Some(w);
+                r.height = Some(h);
+            }
+            let dims = match (r.width, r.height) {
+                (Some(w), Some(h)) => format!("{w}x{h}"),
+                _ => "unknown size".into(),
+            };
+            r.summary = Some(format!(
+                "{}: {mime}, {dims}, {} bytes{}",
+                paths::display(&ctx.cwd, path),
+                before.size,
+                if inline {
+                    ""
+                } else {
+                    " (add --inline-image --json for the data)"
+                }
+            ));
+            if inline {
+                r.data = Some(base64::engine::general_purpose::STANDARD.encode(&header));
+                r.complete = true;
+                r.start_line = 0;
+            } else {
+                record = false;
+                r.start_line = 0;
+            }
+        }
+        Sniffed::Pdf => {
+            r.kind = "pdf";
+            // Hash the file as it is now; the converter reads it by path.
+            hasher.update(first);
+            loop {
+                let n = read_some(&mut file, &mut buf, path)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+            }
+            let (text, first_page, last_page, count) = pdf_text(path, args.pages.as_deref())?;
+            r.page_count = Some(count);
+            r.pages = Some(format!("{first_page}-{last_page}"));
+            r.encoding = Some("utf-8");
+            fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
+            if !(first_page == 1 && last_page >= count) {
+                r.complete = false;
+                record = false;
+            }
+        }
+    }
+
+    // Did the file change while we read it?
+    let after_fd = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
+    let after_path = fs::metadata(path).map(|m| Identity::of(&m)).ok();
+    if Identity::of(&after_fd) != before || after_path != Some(before) {
+        return Ok(Attempt::Changed);
+    }
+
+    let baseline = if record {
+        let sha = hex(&hasher.finalize());
+        r.sha256 = Some(sha.clone());
+        Some(Baseline {
+            path: path.clone(),
+            sha256: sha,
+            size: before.size,
+            dev: before.dev,
+            ino: before.ino,
+            mtime_ns: before.mtime_ns,
+            ctime_ns: before.ctime_ns,
+            read_at_ns: now_ns(),
+            complete: r.complete,
+            used: 0,
+        })
+    } else {
+        None
+    };
+    Ok(Attempt::Done(Box::new(Shown {
+        report: r,
+        baseline,
+    })))
+}
+
+/// Move a finished page into the report, or turn it into the error it implies.
+fn fill_page(r: &mut ReadReport, page: Page, path: &Path, spec: PageSpec) -> Result<()> {
+    if let Some(Stop::FirstLineTooLong { line, bytes }) = page.stop {
+        return Err(Error::LineTooLong {
+            path: path.to_path_buf(),
+            line,
+            bytes,
+            budget: spec.max_bytes,
+        });
+    }
+    if spec.offset > page.total_lines && !(page.total_lines == 0 && spec.offset == 1) {
+        return Err(Error::OffsetPastEnd {
+            path: path.to_path_buf(),
+            offset: spec.offset,
+            total_lines: page.total_lines,
+        });
+    }
+    let shown = page.lines.len() as u64;
+    r.start_line = spec.offset;
+    r.end_line = spec.offset + shown - 1;
+    if shown == 0 {
+        r.end_line = spec.offset - 1;
+    }
+    r.total_lines = page.total_lines;
+    r.next_offset = (r.end_line < page.total_lines).then_some(r.end_line + 1);
+    r.line_ending = page.line_ending;
+    r.lossy = page.lossy_page || !page.valid_utf8;
+    for (i, line) in page.lines.iter().enumerate() {
+        if line.cut_chars > 0 {
+            r.truncated_lines.push(spec.offset + i as u64);
+        }
+    }
+    r.complete = spec.offset == 1 && r.end_line == page.total_lines && r.truncated_lines.is_empty();
+    r.lines = page.lines.into_iter().map(|l| l.text).collect();
+    r.content = r.lines.concat();
+    Ok(())
+}
+
+fn read_some(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
+    loop {
+        match file.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io("read", path, e)),
+        }
+    }
+}
+
+/// Fill `buf` as far as the file goes.
+fn read_full(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        let got = read_some(file, &mut buf[n..], path)?;
+        if got == 0 {
+            break;
+        }
+        n += got;
+    }
+    Ok(n)
+}
+
+/// The whole file in memory (after `first`, already read), hashed on the way; capped.
+fn read_whole(
+    file: &mut File,
+    first: &[u8],
+    hasher: &mut Sha256,
+    path: &Path,
+    size: u64,
+) -> Result<Vec<u8>> {
+    if size > MAX_WHOLE_BYTES {
+        return Err(Error::FileTooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit: MAX_WHOLE_BYTES,
+        });
+    }
+    let mut all = Vec::with_capacity(size as usize + 1);
+    all.extend_from_slice(first);
+    file.take(MAX_WHOLE_BYTES + 1 - first.len() as u64)
+        .read_to_end(&mut all)
+        .map_err(|e| Error::io("read", path, e))?;
+    if all.len() as u64 > MAX_WHOLE_BYTES {
+        return Err(Error::FileTooLarge {
+            path: path.to_path_buf(),
+            size: all.len() as u64,
+            limit: MAX_WHOLE_BYTES,
+        });
+    }
+    hasher.update(&all);
+    Ok(all)
+}
+
+/// Text of the selected pages with `pdftotext`; returns (text, first, last, page count).
+fn pdf_text(path: &Path, pages: Option<&str>) -> Result<(String, u32, u32, u32)> {
+    let count = pdf_page_count(path)?;
+    let (first, last) = match pages {
+        None => (1, count.clamp(1, DEFAULT_PDF_PAGES)),
+        Some(spec) => parse_pages(spec)?,
+    };
+    if count > 0 && first > count {
+        return Err(Error::invalid_argument(format!(
+            "--pages {first}-{last}: the PDF has {count} pages"
+        )));
+    }
+    let last = last.min(count.max(1));
+    let out = Command::new("pdftotext")
+        .args(["-q", "-enc", "UTF-8", "-layout", "-f"])
+        .arg(first.to_string())
+        .arg("-l")
+        .arg(last.to_string())
+        .arg(path)
+        .arg("-")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| converter_error(path, e))?;
+    if !out.status.success() {
+        return Err(Error::Io {
+            path: path.to_path_buf(),
+            op: "convert the PDF",
+            source: io::Error::other(String::from_utf8_lossy(&out.stderr).trim().to_string()),
+        });
+    }
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        first,
+        last,
+        count,
+    ))
+}
+
+fn pdf_page_count(path: &Path) -> Result<u32> {
+    let out = Command::new("pdfinfo")
+        .arg(path)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| converter_error(path, e))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0))
+}
+
+fn converter_error(path: &Path, e: io::Error) -> Error {
+    if e.kind() == io::ErrorKind::NotFound {
+        Error::ConverterMissing {
+            converter: "pdftotext",
+            install: install_hint(),
+            path: path.to_path_buf(),
+        }
+    } else {
+        Error::io("run pdftotext on", path, e)
+    }
+}
+
+fn install_hint() -> &'static str {
+    if Path::new("/etc/debian_version").exists() {
+        "apt-get install poppler-utils"
+    } else if Path::new("/etc/fedora-release").exists() || Path::new("/etc/redhat-release").exists()
+    {
+        "dnf install poppler-utils"
+    } else if Path::new("/etc/alpine-release").exists() {
+        "apk add poppler-utils"
+    } else if Path::new("/etc/arch-release").exists() {
+        "pacman -S poppler"
+    } else if cfg!(target_os = "macos") {
+        "brew install poppler"
+    } else {
+        "install Poppler's utilities (poppler-utils)"
+    }
+}
+
+/// `3` or `2-5`, 1-based.
+fn parse_pages(spec: &str) -> Result<(u32, u32)> {
+    let bad = || Error::invalid_argument(format!("--pages takes N or A-B (1-based), not {spec:?}"));
+    let (a, b) = match spec.split_once('-') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (spec.trim(), spec.trim()),
+    };
+    let a: u32 = a.parse().map_err(|_| bad())?;
+    let b: u32 = b.parse().map_err(|_| bad())?;
+    if a == 0 || b < a {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_ranges() {
+        assert_eq!(parse_pages("3").unwrap(), (3, 3));
+        assert_eq!(parse_pages("2-5").unwrap(), (2, 5));
+        assert!(parse_pages("0").is_err());
+        assert!(parse_pages("5-2").is_err());
+        assert!(parse_pages("x").is_err());
+    }
+}

@@ -1,0 +1,9 @@
+//! `quill undo`: not implemented yet (see the issue tracker).
+
+use crate::app::Context;
+use crate::error::Result;
+use crate::output::Report;
+
+pub fn run(_ctx: &Context, _args: &crate::cli::UndoArgs) -> Result<Report> {
+    Err(super::not_implemented("undo"))
+}

@@ -1,0 +1,16 @@
+//! quill: read, write, edit, find and move files safely. The binary is a thin `main` over
+//! `app::main`; this library exposes the modules so tests, benches and fuzz targets can reach
+//! the pure cores (paging, sniffing, edit planning, diffing).
+
+pub mod app;
+pub mod cli;
+pub mod cmd;
+pub mod diff;
+pub mod error;
+pub mod lock;
+pub mod output;
+pub mod paths;
+pub mod probe;
+pub mod sniff;
+pub mod state;
+pub mod text;

@@ -1,0 +1,112 @@
+//! Advisory locks that order quill processes (SPEC §1.3). A lock is an exclusive `flock` on a
+//! lock file in the state directory, taken with `std::fs::File::try_lock` in a bounded wait;
+//! the kernel drops it when the holder exits or dies, so there are no stale locks. The target
+//! itself is never locked and lock files are never unlinked: both would let two holders lock
+//! different inodes. Lock files are opened `O_NOFOLLOW` and carry the holder's pid.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// A held lock; released when dropped (the file is closed).
+#[derive(Debug)]
+pub struct LockGuard {
+    _file: File,
+}
+
+/// Take an exclusive lock on `lock_file`, waiting at most `timeout`. `subject` is what the
+/// lock protects, named in a `lock_timeout` error.
+pub fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<LockGuard> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(
+            rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::CLOEXEC.bits() as i32,
+        )
+        .open(lock_file)
+        .map_err(|e| Error::StateUnavailable {
+            message: format!("cannot open lock file {}: {e}", lock_file.display()),
+            path: lock_file.to_path_buf(),
+        })?;
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(200);
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(TryLockError::WouldBlock) => {
+                let waited = start.elapsed();
+                if waited >= timeout {
+                    return Err(Error::LockTimeout {
+                        path: subject.to_path_buf(),
+                        seconds: timeout.as_secs_f64(),
+                    });
+                }
+                thread::sleep(pause.min(timeout - waited));
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(Error::StateUnavailable {
+                    message: format!("cannot lock {}: {e}", lock_file.display()),
+                    path: lock_file.to_path_buf(),
+                });
+            }
+        }
+    }
+    // Diagnostics only: who holds it. Failure to write this is harmless.
+    let _ = file
+        .set_len(0)
+        .and_then(|()| writeln!(file, "{}", std::process::id()));
+    Ok(LockGuard { _file: file })
+}
+
+/// The lock file that orders mutations of `canonical` (a resolved path).
+pub fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let digest = Sha256::digest(canonical.as_os_str().as_bytes());
+    state_dir
+        .join("locks")
+        .join(format!("{}.lock", hex(&digest)))
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_acquire_times_out_then_succeeds_after_release() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        let first = acquire(&lock, Path::new("/f"), Duration::from_secs(1)).unwrap();
+        let err = acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
+        assert_eq!(err.kind(), "lock_timeout");
+        drop(first);
+        acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap();
+        assert!(lock.exists(), "lock files are never unlinked");
+    }
+
+    #[test]
+    fn hex_is_lowercase() {
+        assert_eq!(hex(&[0, 255, 16]), "00ff10");
+    }
+}

@@ -1,0 +1,266 @@
+//! Paths quill may touch. `resolve` is the only way to turn a user's path into one: it makes it
+//! absolute, follows symbolic links to the real file (or, for a file about to be created, to
+//! its real parent), and refuses anything that lands outside `--root` (`outside_root`).
+//! Containment is decided on the resolved path, component by component, never by string
+//! prefix. `probe` adds `openat2(RESOLVE_BENEATH)` at open time so a link swapped in after
+//! this check cannot escape either.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// The confinement directory, canonical.
+#[derive(Debug, Clone)]
+pub struct Root {
+    pub dir: PathBuf,
+}
+
+impl Root {
+    pub fn new(dir: &Path) -> Result<Root> {
+        let canonical = fs::canonicalize(dir).map_err(|e| Error::io("resolve the root", dir, e))?;
+        if !canonical.is_dir() {
+            return Err(Error::invalid_argument(format!(
+                "--root {} is not a directory",
+                dir.display()
+            )));
+        }
+        Ok(Root { dir: canonical })
+    }
+
+    pub fn contains(&self, path: &Path) -> bool {
+        path.starts_with(&self.dir)
+    }
+}
+
+/// A path after resolution.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The path as given, made absolute (not resolved).
+    pub requested: PathBuf,
+    /// The real file: every symlink resolved. For a missing file, its real parent joined with
+    /// the remaining components.
+    pub target: PathBuf,
+    /// The requested path when it is itself a symbolic link.
+    pub via_symlink: Option<PathBuf>,
+    /// Whether `target` existed when resolved.
+    pub exists: bool,
+}
+
+/// Resolve `path` against `cwd`, following symlinks, and check it against `root`.
+pub fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved> {
+    if path.as_os_str().is_empty() {
+        return Err(Error::invalid_argument("the path is empty"));
+    }
+    let requested = normalize_lexically(&cwd.join(path));
+    let is_link = fs::symlink_metadata(&requested).is_ok_and(|m| m.file_type().is_symlink());
+    let via_symlink = is_link.then(|| requested.clone());
+    let (target, exists) = match fs::canonicalize(&requested) {
+        Ok(t) => (t, true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if is_link {
+                // A dangling link: name the missing target.
+                let missing = dangling_target(&requested);
+                check_root(root, &requested, &missing)?;
+                return Err(Error::NotFound {
+                    similar: similar_names(&missing),
+                    path: missing,
+                });
+            }
+            (resolve_missing(&requested)?, false)
+        }
+        Err(e) if e.raw_os_error() == Some(20) => {
+            // ENOTDIR: a parent component is a file.
+            return Err(Error::NotFound {
+                path: requested.clone(),
+                similar: Vec::new(),
+            });
+        }
+        Err(e) => return Err(Error::io("resolve", &requested, e)),
+    };
+    check_root(root, &requested, &target)?;
+    Ok(Resolved {
+        requested,
+        target,
+        via_symlink,
+        exists,
+    })
+}
+
+fn check_root(root: Option<&Root>, requested: &Path, target: &Path) -> Result<()> {
+    match root {
+        Some(root) if !root.contains(target) => Err(Error::OutsideRoot {
+            requested: requested.to_path_buf(),
+            target: target.to_path_buf(),
+            root: root.dir.clone(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Follow a chain of links as far as it goes and return the first missing path.
+fn dangling_target(link: &Path) -> PathBuf {
+    let mut current = link.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&current) {
+            Ok(next) => {
+                let parent = current.parent().unwrap_or(Path::new("/"));
+                let next = normalize_lexically(&parent.join(next));
+                // Resolve the parent of the next hop so the reported path is real.
+                current = match (next.parent(), next.file_name()) {
+                    (Some(p), Some(name)) => fs::canonicalize(p)
+                        .map(|p| p.join(name))
+                        .unwrap_or(next.clone()),
+                    _ => next,
+                };
+            }
+            Err(_) => return current,
+        }
+    }
+    current
+}
+
+/// For a file that does not exist yet: canonicalize the deepest existing ancestor and append
+/// the rest (which, not existing, contains no links).
+fn resolve_missing(path: &Path) -> Result<PathBuf> {
+    let mut existing = path.to_path_buf();
+    let mut rest: Vec<&OsStr> = Vec::new();
+    let comps: Vec<Component> = path.components().collect();
+    let mut i = comps.len();
+    while i > 0 {
+        match fs::symlink_metadata(&existing) {
+            Ok(_) => break,
+            Err(_) => {
+                if let Component::Normal(name) = comps[i - 1] {
+                    rest.push(name);
+                }
+                i -= 1;
+                existing = comps[..i].iter().collect();
+            }
+        }
+    }
+    let mut base = fs::canonicalize(&existing).map_err(|e| Error::io("resolve", &existing, e))?;
+    if !rest.is_empty() && !base.is_dir() {
+        return Err(Error::NotFound {
+            path: path.to_path_buf(),
+            similar: Vec::new(),
+        });
+    }
+    for name in rest.into_iter().rev() {
+        base.push(name);
+    }
+    Ok(base)
+}
+
+/// Remove `.` and fold `..` without touching the file system (on an absolute path).
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("/");
+                }
+                if out.as_os_str().is_empty() {
+                    out.push("/");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// A path for people: relative to `cwd` when below it, else absolute.
+pub fn display(cwd: &Path, path: &Path) -> String {
+    match path.strip_prefix(cwd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => path.display().to_string(),
+    }
+}
+
+/// Up to 3 names in `path`'s directory that look like its file name.
+pub fn similar_names(path: &Path) -> Vec<String> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let name = name.to_string_lossy().to_lowercase();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut scored: Vec<(usize, String)> = entries
+        .filter_map(|e| e.ok())
+        .take(10_000)
+        .filter_map(|e| {
+            let candidate = e.file_name().to_string_lossy().into_owned();
+            let d = distance(&name, &candidate.to_lowercase());
+            let limit = (name.chars().count().max(3) / 3).max(2);
+            let same_stem = stem(&candidate).eq_ignore_ascii_case(stem(&name));
+            (d <= limit || same_stem).then(|| (d, dir.join(&candidate).display().to_string()))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, s)| s).collect()
+}
+
+fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
+    }
+}
+
+/// Levenshtein distance over chars.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_normalization() {
+        assert_eq!(
+            normalize_lexically(Path::new("/a/./b/../c")),
+            PathBuf::from("/a/c")
+        );
+        assert_eq!(normalize_lexically(Path::new("/../x")), PathBuf::from("/x"));
+    }
+
+    #[test]
+    fn containment_is_by_component() {
+        let root = Root {
+            dir: PathBuf::from("/ws"),
+        };
+        assert!(root.contains(Path::new("/ws/a")));
+        assert!(!root.contains(Path::new("/ws2/a")));
+    }
+
+    #[test]
+    fn levenshtein() {
+        assert_eq!(distance("main.rs", "mian.rs"), 2);
+        assert_eq!(distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn display_relative_below_cwd() {
+        assert_eq!(display(Path::new("/w"), Path::new("/w/a/b")), "a/b");
+        assert_eq!(display(Path::new("/w"), Path::new("/x/b")), "/x/b");
+    }
+}

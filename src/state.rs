@@ -1,0 +1,374 @@
+//! Sessions and their read baselines, kept in the state directory (SPEC §1.1, §1.2): one JSON
+//! file per session (`sessions/<sha256 of the name>.json`), at most 512 files each and 64
+//! sessions in all, least recently used evicted. Updates are read-modify-write under an
+//! exclusive lock on the session's lock file, written to a temporary file and renamed into
+//! place, so readers never see half a file and concurrent writers lose no entry. A file that
+//! cannot be parsed is moved aside and the session starts empty (fail closed); a file of a newer
+//! format version is left untouched and reported as `state_unavailable`.
+
+use std::collections::BTreeMap;
+use std::fs::{self, DirBuilder};
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::app::Context;
+use crate::error::{Error, Result};
+use crate::lock;
+
+pub const VERSION: u32 = 1;
+pub const MAX_FILES: usize = 512;
+pub const MAX_SESSIONS: usize = 64;
+
+/// What quill remembers about one file a session has read or written.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Baseline {
+    pub path: PathBuf,
+    pub sha256: String,
+    pub size: u64,
+    pub dev: u64,
+    pub ino: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+    /// Unix time of the read, in nanoseconds.
+    pub read_at_ns: i128,
+    pub complete: bool,
+    /// The session clock when last used (LRU order).
+    pub used: u64,
+}
+
+/// One undo step: the content before a mutation (None: the file did not exist) and after.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoStep {
+    pub before: Option<String>,
+    pub after: String,
+    pub size: u64,
+}
+
+/// A session's state file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    pub version: u32,
+    pub session: String,
+    #[serde(default)]
+    pub clock: u64,
+    /// Baselines keyed by `path_key` of the canonical path.
+    #[serde(default)]
+    pub files: BTreeMap<String, Baseline>,
+    /// Undo history keyed like `files`, oldest step first.
+    #[serde(default)]
+    pub history: BTreeMap<String, Vec<UndoStep>>,
+}
+
+impl Session {
+    pub fn empty(name: &str) -> Session {
+        Session {
+            version: VERSION,
+            session: name.to_string(),
+            clock: 0,
+            files: BTreeMap::new(),
+            history: BTreeMap::new(),
+        }
+    }
+
+    pub fn baseline(&self, path: &Path) -> Option<&Baseline> {
+        self.files.get(&path_key(path))
+    }
+
+    /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`.
+    pub fn record(&mut self, mut baseline: Baseline) {
+        self.clock += 1;
+        baseline.used = self.clock;
+        self.files.insert(path_key(&baseline.path), baseline);
+        while self.files.len() > MAX_FILES {
+            let Some(oldest) = self
+                .files
+                .iter()
+                .min_by_key(|(_, b)| b.used)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            self.files.remove(&oldest);
+        }
+    }
+
+    pub fn forget(&mut self, path: &Path) -> bool {
+        self.files.remove(&path_key(path)).is_some()
+    }
+}
+
+/// The map key of a path: the path itself when it is UTF-8, else a tagged hex of its bytes
+/// (so that two different non-UTF-8 paths never share a key).
+pub fn path_key(path: &Path) -> String {
+    match path.to_str() {
+        Some(s) => s.to_string(),
+        None => format!("\u{0}hex:{}", lock::hex(path.as_os_str().as_bytes())),
+    }
+}
+
+pub fn now_ns() -> i128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
+/// The session store of one context.
+pub struct Store<'a> {
+    ctx: &'a Context,
+    file: PathBuf,
+    lock_file: PathBuf,
+}
+
+impl<'a> Store<'a> {
+    pub fn new(ctx: &'a Context) -> Store<'a> {
+        Store::for_session(ctx, &ctx.session)
+    }
+
+    pub fn for_session(ctx: &'a Context, session: &str) -> Store<'a> {
+        let id = lock::hex(&Sha256::digest(session.as_bytes()));
+        let dir = ctx.state_dir.join("sessions");
+        Store {
+            ctx,
+            file: dir.join(format!("{id}.json")),
+            lock_file: dir.join(format!("{id}.lock")),
+        }
+    }
+
+    /// A snapshot of the session, without taking the lock (the file is always whole).
+    pub fn load(&self) -> Result<Session> {
+        match self.parse()? {
+            Parsed::Ok(s) => Ok(s),
+            Parsed::Missing => Ok(Session::empty(&self.ctx.session)),
+            Parsed::Corrupt(why) => {
+                self.ctx.warn(format!(
+                    "state file {} is corrupt ({why}); the session starts empty",
+                    self.file.display()
+                ));
+                Ok(Session::empty(&self.ctx.session))
+            }
+        }
+    }
+
+    /// Read-modify-write the session under its lock.
+    pub fn update<T>(&self, f: impl FnOnce(&mut Session) -> T) -> Result<T> {
+        ensure_dirs(&self.ctx.state_dir)?;
+        let _guard = lock::acquire(&self.lock_file, &self.file, self.ctx.lock_timeout)?;
+        let mut session = match self.parse()? {
+            Parsed::Ok(s) => s,
+            Parsed::Missing => {
+                self.make_room_for_new_session();
+                Session::empty(&self.ctx.session)
+            }
+            Parsed::Corrupt(why) => {
+                let aside = self.quarantine();
+                self.ctx.warn(format!(
+                    "state file {} is corrupt ({why}); moved aside to {}; the session starts empty",
+                    self.file.display(),
+                    aside.display()
+                ));
+                Session::empty(&self.ctx.session)
+            }
+        };
+        let out = f(&mut session);
+        self.save(&session)?;
+        Ok(out)
+    }
+
+    /// Remove the session's file (under its lock).
+    pub fn clear(&self) -> Result<()> {
+        ensure_dirs(&self.ctx.state_dir)?;
+        let _guard = lock::acquire(&self.lock_file, &self.file, self.ctx.lock_timeout)?;
+        match fs::remove_file(&self.file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(unavailable(&self.file, "remove", e)),
+        }
+    }
+
+    fn parse(&self) -> Result<Parsed> {
+        let bytes = match fs::read(&self.file) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Parsed::Missing),
+            Err(e) => return Err(unavailable(&self.file, "read", e)),
+        };
+        #[derive(Deserialize)]
+        struct Header {
+            version: u32,
+        }
+        match serde_json::from_slice::<Header>(&bytes) {
+            Ok(h) if h.version > VERSION => {
+                return Err(Error::StateUnavailable {
+                    message: format!(
+                        "{} has format version {}, newer than this quill knows ({VERSION}); it was left untouched",
+                        self.file.display(),
+                        h.version
+                    ),
+                    path: self.file.clone(),
+                });
+            }
+            Ok(_) => {}
+            Err(e) => return Ok(Parsed::Corrupt(e.to_string())),
+        }
+        match serde_json::from_slice::<Session>(&bytes) {
+            Ok(s) => Ok(Parsed::Ok(s)),
+            Err(e) => Ok(Parsed::Corrupt(e.to_string())),
+        }
+    }
+
+    fn quarantine(&self) -> PathBuf {
+        let secs = now_ns() / 1_000_000_000;
+        let name = self
+            .file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let aside = self.file.with_file_name(format!("{name}.corrupt-{secs}"));
+        let _ = fs::rename(&self.file, &aside);
+        aside
+    }
+
+    fn save(&self, session: &Session) -> Result<()> {
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".session-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(|e| unavailable(dir, "create a temporary file in", e))?;
+        let bytes = serde_json::to_vec(session).map_err(|e| Error::StateUnavailable {
+            message: e.to_string(),
+            path: self.file.clone(),
+        })?;
+        tmp.write_all(&bytes)
+            .map_err(|e| unavailable(tmp.path(), "write", e))?;
+        tmp.persist(&self.file)
+            .map_err(|e| unavailable(&self.file, "replace", e.error))?;
+        Ok(())
+    }
+
+    /// Keep at most `MAX_SESSIONS` session files: remove the least recently modified.
+    fn make_room_for_new_session(&self) {
+        let Some(dir) = self.file.parent() else {
+            return;
+        };
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        let mut sessions: Vec<(i128, PathBuf)> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().as_bytes().ends_with(b".json"))
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((
+                    m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
+                    e.path(),
+                ))
+            })
+            .collect();
+        if sessions.len() < MAX_SESSIONS {
+            return;
+        }
+        sessions.sort();
+        for (_, path) in sessions.iter().take(sessions.len() + 1 - MAX_SESSIONS) {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+enum Parsed {
+    Ok(Session),
+    Missing,
+    Corrupt(String),
+}
+
+fn unavailable(path: &Path, op: &str, e: io::Error) -> Error {
+    Error::StateUnavailable {
+        message: format!("cannot {op} {}: {e}", path.display()),
+        path: path.to_path_buf(),
+    }
+}
+
+/// Create the state directory (0700) and its `sessions/` and `locks/` folders.
+pub fn ensure_dirs(state_dir: &Path) -> Result<()> {
+    let mut b = DirBuilder::new();
+    b.recursive(true).mode(0o700);
+    for sub in ["sessions", "locks"] {
+        let dir = state_dir.join(sub);
+        if !dir.is_dir() {
+            b.create(&dir).map_err(|e| unavailable(&dir, "create", e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every session file in the state directory: (session name, files, last modified ns).
+pub fn list_sessions(state_dir: &Path) -> Vec<(String, usize, i128)> {
+    let Ok(entries) = fs::read_dir(state_dir.join("sessions")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, usize, i128)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().as_bytes().ends_with(b".json"))
+        .filter_map(|e| {
+            let m = e.metadata().ok()?;
+            let s: Session = serde_json::from_slice(&fs::read(e.path()).ok()?).ok()?;
+            Some((
+                s.session,
+                s.files.len(),
+                m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
+            ))
+        })
+        .collect();
+    out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn baseline(path: &str) -> Baseline {
+        Baseline {
+            path: PathBuf::from(path),
+            sha256: "00".into(),
+            size: 0,
+            dev: 0,
+            ino: 0,
+            mtime_ns: 0,
+            ctime_ns: 0,
+            read_at_ns: 0,
+            complete: true,
+            used: 0,
+        }
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recently_used() {
+        let mut s = Session::empty("t");
+        for i in 0..MAX_FILES {
+            s.record(baseline(&format!("/f{i}")));
+        }
+        s.record(baseline("/f0")); // refresh the oldest
+        s.record(baseline("/new"));
+        assert_eq!(s.files.len(), MAX_FILES);
+        assert!(s.baseline(Path::new("/f0")).is_some());
+        assert!(s.baseline(Path::new("/f1")).is_none());
+        assert!(s.baseline(Path::new("/new")).is_some());
+    }
+
+    #[test]
+    fn non_utf8_paths_get_distinct_keys() {
+        use std::ffi::OsStr;
+        let a = Path::new(OsStr::from_bytes(b"/a\xff"));
+        let b = Path::new(OsStr::from_bytes(b"/a\xfe"));
+        assert_ne!(path_key(a), path_key(b));
+    }
+}
