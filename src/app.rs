@@ -162,6 +162,12 @@ fn run(cli: Cli) -> u8 {
 
 fn dispatch(ctx: &Context, command: Command) -> Result<Report> {
     use crate::cmd;
+    if matches!(
+        command,
+        Command::Write(_) | Command::Edit(_) | Command::Undo(_) | Command::Transfer(_)
+    ) {
+        crate::signals::install();
+    }
     match command {
         Command::Read(args) => cmd::read::run(ctx, &args),
         Command::Write(args) => cmd::write::run(ctx, &args),

@@ -11,6 +11,8 @@ pub mod lock;
 pub mod output;
 pub mod paths;
 pub mod probe;
+pub mod publish;
+pub mod signals;
 pub mod sniff;
 pub mod state;
 pub mod text;

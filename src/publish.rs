@@ -1,0 +1,219 @@
+//! Atomic publication (SPEC §1.5): new content is staged in a temporary file in the target's
+//! own directory (`.<name>.quill-<random>.tmp`), flushed and fsync'ed, given the original
+//! file's permission bits (and owner where the process may), then renamed over the target — or,
+//! for a file that must not exist yet, published with a no-replace rename (`renameat2
+//! RENAME_NOREPLACE`, falling back to `link` + `unlink`) so nothing is ever clobbered. The
+//! directory is fsync'ed afterwards; a failure there is a warning, never a retry. Until the
+//! rename, every error or interruption removes the temporary file and leaves the target as it
+//! was. This module knows nothing of sessions or locks.
+
+use std::fs::{self, File, Metadata, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use rustix::fs::{CWD, RenameFlags};
+use tempfile::NamedTempFile;
+
+use crate::error::{Error, Result};
+use crate::signals;
+
+/// Bytes written between two checks for Ctrl-C / SIGTERM.
+const WRITE_SLICE: usize = 1024 * 1024;
+
+/// A temporary file next to `target`, removed on drop unless committed.
+pub struct Staged {
+    tmp: NamedTempFile,
+    target: PathBuf,
+}
+
+/// What a commit has to tell besides success.
+#[derive(Debug, Default)]
+pub struct Committed {
+    pub warnings: Vec<String>,
+}
+
+impl Staged {
+    /// Create the temporary file in `target`'s directory. New files get mode 0666 less the
+    /// umask, as `open(2)` would give them.
+    pub fn new(target: &Path) -> Result<Staged> {
+        let dir = target.parent().unwrap_or(Path::new("/"));
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}.quill-"))
+            .suffix(".tmp")
+            .rand_bytes(8)
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(|e| Error::io("create a temporary file in", dir, e))?;
+        Ok(Staged {
+            tmp,
+            target: target.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    pub fn file_mut(&mut self) -> &mut File {
+        self.tmp.as_file_mut()
+    }
+
+    /// Write all of `bytes`, checking for interruption between slices.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        for slice in bytes.chunks(WRITE_SLICE) {
+            signals::check()?;
+            self.tmp
+                .as_file_mut()
+                .write_all(slice)
+                .map_err(|e| Error::io("write", &self.target, e))?;
+        }
+        Ok(())
+    }
+
+    /// fsync the content and give it `like`'s permission bits and owner (when allowed).
+    fn seal(&mut self, like: Option<&Metadata>) -> Result<()> {
+        signals::check()?;
+        let file = self.tmp.as_file_mut();
+        if let Some(meta) = like {
+            if meta.uid() != rustix::process::geteuid().as_raw()
+                || meta.gid() != rustix::process::getegid().as_raw()
+            {
+                // Only root (or the owner, for its groups) may; otherwise the file keeps ours.
+                let _ = rustix::fs::fchown(
+                    &*file,
+                    Some(rustix::fs::Uid::from_raw(meta.uid())),
+                    Some(rustix::fs::Gid::from_raw(meta.gid())),
+                );
+            }
+            file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+                .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
+        }
+        file.sync_all()
+            .map_err(|e| Error::io("fsync", &self.target, e))?;
+        signals::check()
+    }
+
+    /// Replace the existing target (keeping `like`'s permissions), then fsync the directory.
+    pub fn commit_replace(mut self, like: &Metadata) -> Result<Committed> {
+        self.seal(Some(like))?;
+        fs::rename(self.tmp.path(), &self.target)
+            .map_err(|e| Error::io("rename over", &self.target, e))?;
+        self.finish()
+    }
+
+    /// Publish a file that must not exist yet: `create_conflict` if someone created it first.
+    pub fn commit_new(mut self) -> Result<Committed> {
+        self.seal(None)?;
+        match rustix::fs::renameat_with(
+            CWD,
+            self.tmp.path(),
+            CWD,
+            &self.target,
+            RenameFlags::NOREPLACE,
+        ) {
+            Ok(()) => {}
+            Err(rustix::io::Errno::EXIST) => {
+                return Err(Error::CreateConflict {
+                    path: self.target.clone(),
+                });
+            }
+            // Filesystems without RENAME_NOREPLACE: link(2) never replaces either.
+            Err(rustix::io::Errno::INVAL)
+            | Err(rustix::io::Errno::NOSYS)
+            | Err(rustix::io::Errno::NOTSUP) => {
+                match fs::hard_link(self.tmp.path(), &self.target) {
+                    Ok(()) => {} // the temporary name is removed when `self.tmp` drops
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                        return Err(Error::CreateConflict {
+                            path: self.target.clone(),
+                        });
+                    }
+                    Err(e) => return Err(Error::io("link", &self.target, e)),
+                }
+                return Ok(sync_dir(&self.target));
+            }
+            Err(e) => return Err(Error::io("rename to", &self.target, io::Error::from(e))),
+        }
+        self.finish()
+    }
+
+    fn finish(self) -> Result<Committed> {
+        // The temporary name no longer exists: stop the drop guard from touching the path.
+        let target = self.target.clone();
+        let _ = self.tmp.into_temp_path().keep();
+        Ok(sync_dir(&target))
+    }
+}
+
+/// fsync the directory holding `target`; a failure is a warning (the rename has happened).
+fn sync_dir(target: &Path) -> Committed {
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    let mut c = Committed::default();
+    if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {
+        c.warnings.push(format!(
+            "committed, durability unconfirmed: fsync of {} failed: {e}",
+            dir.display()
+        ));
+    }
+    c
+}
+
+/// Create missing parent directories of `target` (mode 0777 less the umask).
+pub fn create_parents(target: &Path) -> Result<()> {
+    if let Some(dir) = target.parent().filter(|d| !d.exists()) {
+        fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replace_keeps_mode_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("f.txt");
+        fs::write(&target, b"old").unwrap();
+        fs::set_permissions(&target, Permissions::from_mode(0o640)).unwrap();
+        let meta = fs::metadata(&target).unwrap();
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"new").unwrap();
+        s.commit_replace(&meta).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        assert_eq!(fs::metadata(&target).unwrap().mode() & 0o777, 0o640);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn commit_new_never_clobbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("f.txt");
+        fs::write(&target, b"theirs").unwrap();
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"ours").unwrap();
+        assert_eq!(s.commit_new().unwrap_err().kind(), "create_conflict");
+        assert_eq!(fs::read(&target).unwrap(), b"theirs");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn dropped_stage_removes_its_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("f.txt");
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"x").unwrap();
+        let name = s.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with(".f.txt.quill-") && name.ends_with(".tmp"),
+            "{name}"
+        );
+        drop(s);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
