@@ -1,0 +1,423 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'quill'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'quill' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Show a page of a file with line numbers and record a baseline')
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Replace or create a whole file (needs a read baseline for an existing file)')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace an exact, unique passage of a file')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex, like ripgrep, sorted and paged')
+            [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
+            [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'quill;read' {
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show (1-based)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Byte budget of the page; the page ends before the line that would pass it')
+            [CompletionResult]::new('--max-line-chars', '--max-line-chars', [CompletionResultType]::ParameterName, 'Cut longer lines in the display (0 = no cap)')
+            [CompletionResult]::new('--pages', '--pages', [CompletionResultType]::ParameterName, 'PDF pages to show, e.g. 3 or 2-5 [default: all, up to 20]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--inline-image', '--inline-image', [CompletionResultType]::ParameterName, 'Include an image''s bytes as base64 `data` (up to 5 MiB)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;write' {
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The new content')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the new content from this file (default: stdin)')
+            [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'Replace only this version (stands in for a read baseline)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--create-only', '--create-only', [CompletionResultType]::ParameterName, 'Refuse if the file exists (create_conflict)')
+            [CompletionResult]::new('--no-parents', '--no-parents', [CompletionResultType]::ParameterName, 'Do not create missing parent directories')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the diff; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;edit' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The exact text to replace')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'The replacement text')
+            [CompletionResult]::new('--old-file', '--old-file', [CompletionResultType]::ParameterName, 'Read `old` from a file')
+            [CompletionResult]::new('--new-file', '--new-file', [CompletionResultType]::ParameterName, 'Read `new` from a file')
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'A JSON array of edits applied in order, all or nothing (''-'' = stdin)')
+            [CompletionResult]::new('--expect-count', '--expect-count', [CompletionResultType]::ParameterName, 'Fail unless exactly N occurrences are found')
+            [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'Edit only this version (stands in for a read baseline)')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Refuse files larger than this')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every non-overlapping occurrence')
+            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Apply a unique match that differs only in whitespace or look-alike characters')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the diff; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;glob' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return (0 = all)')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
+            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Order of the entries')
+            [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honor .gitignore, .ignore and .git/info/exclude')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Separate paths with NUL instead of newline (text output)')
+            [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'Separate paths with NUL instead of newline (text output)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;grep' {
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or (with !) exclude files by glob; repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or (with !) exclude files by glob; repeatable')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only search files of this type (see --type-list); repeatable')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only search files of this type (see --type-list); repeatable')
+            [CompletionResult]::new('-T', '-T ', [CompletionResultType]::ParameterName, 'Skip files of this type; repeatable')
+            [CompletionResult]::new('--type-not', '--type-not', [CompletionResultType]::ParameterName, 'Skip files of this type; repeatable')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'What to report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Lines of context after each match')
+            [CompletionResult]::new('--after-context', '--after-context', [CompletionResultType]::ParameterName, 'Lines of context after each match')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Lines of context before each match')
+            [CompletionResult]::new('--before-context', '--before-context', [CompletionResultType]::ParameterName, 'Lines of context before each match')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match')
+            [CompletionResult]::new('--max-columns', '--max-columns', [CompletionResultType]::ParameterName, 'Cut lines longer than this with a marker (0 = no cap)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return (0 = all)')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
+            [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Case-insensitive unless the pattern has an uppercase letter')
+            [CompletionResult]::new('--smart-case', '--smart-case', [CompletionResultType]::ParameterName, 'Case-insensitive unless the pattern has an uppercase letter')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Let matches span lines')
+            [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let matches span lines')
+            [CompletionResult]::new('--type-list', '--type-list', [CompletionResultType]::ParameterName, 'List the known file types and exit')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honor .gitignore, .ignore and .git/info/exclude')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show line numbers (the default)')
+            [CompletionResult]::new('--line-number', '--line-number', [CompletionResultType]::ParameterName, 'Show line numbers (the default)')
+            [CompletionResult]::new('-N', '-N ', [CompletionResultType]::ParameterName, 'Hide line numbers in text output')
+            [CompletionResult]::new('--no-line-number', '--no-line-number', [CompletionResultType]::ParameterName, 'Hide line numbers in text output')
+            [CompletionResult]::new('--heading', '--heading', [CompletionResultType]::ParameterName, 'Show the path above each file''s matches (default on a terminal)')
+            [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'Prefix every line with its path')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;transfer' {
+            [CompletionResult]::new('--replace-sha256', '--replace-sha256', [CompletionResultType]::ParameterName, 'Replace an existing destination only if it has this SHA-256')
+            [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'The source must have this SHA-256 (checked on what was read)')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Progress on stderr')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--move', '--move', [CompletionResultType]::ParameterName, 'Remove the source once the destination is committed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;undo' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;state' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--all-sessions', '--all-sessions', [CompletionResultType]::ParameterName, 'List every session instead of this one''s baselines')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List the session''s baselines')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget the baseline of one file')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Forget every baseline of the session')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'quill;state;show' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;state;forget' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;state;clear' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;state;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List the session''s baselines')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget the baseline of one file')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Forget every baseline of the session')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'quill;state;help;show' {
+            break
+        }
+        'quill;state;help;forget' {
+            break
+        }
+        'quill;state;help;clear' {
+            break
+        }
+        'quill;state;help;help' {
+            break
+        }
+        'quill;completions' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;man' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory (symlinks resolved)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;help' {
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Show a page of a file with line numbers and record a baseline')
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Replace or create a whole file (needs a read baseline for an existing file)')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace an exact, unique passage of a file')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex, like ripgrep, sorted and paged')
+            [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
+            [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'quill;help;read' {
+            break
+        }
+        'quill;help;write' {
+            break
+        }
+        'quill;help;edit' {
+            break
+        }
+        'quill;help;glob' {
+            break
+        }
+        'quill;help;grep' {
+            break
+        }
+        'quill;help;transfer' {
+            break
+        }
+        'quill;help;undo' {
+            break
+        }
+        'quill;help;state' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List the session''s baselines')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget the baseline of one file')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Forget every baseline of the session')
+            break
+        }
+        'quill;help;state;show' {
+            break
+        }
+        'quill;help;state;forget' {
+            break
+        }
+        'quill;help;state;clear' {
+            break
+        }
+        'quill;help;completions' {
+            break
+        }
+        'quill;help;man' {
+            break
+        }
+        'quill;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

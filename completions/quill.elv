@@ -1,0 +1,384 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[quill] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'quill'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'quill'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand read 'Show a page of a file with line numbers and record a baseline'
+            cand write 'Replace or create a whole file (needs a read baseline for an existing file)'
+            cand edit 'Replace an exact, unique passage of a file'
+            cand glob 'Find files by glob pattern, newest first'
+            cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
+            cand transfer 'Copy or move one file without ever losing or half-publishing it'
+            cand undo 'Restore a file to what it was before quill''s last change in this session'
+            cand state 'Show or change the session''s read baselines'
+            cand completions 'Print a shell completion script'
+            cand man 'Print a roff man page'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'quill;read'= {
+            cand --offset 'First line to show (1-based)'
+            cand --limit 'Most lines to show'
+            cand --max-bytes 'Byte budget of the page; the page ends before the line that would pass it'
+            cand --max-line-chars 'Cut longer lines in the display (0 = no cap)'
+            cand --pages 'PDF pages to show, e.g. 3 or 2-5 [default: all, up to 20]'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --inline-image 'Include an image''s bytes as base64 `data` (up to 5 MiB)'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;write'= {
+            cand --content 'The new content'
+            cand --from 'Take the new content from this file (default: stdin)'
+            cand --expect-sha256 'Replace only this version (stands in for a read baseline)'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --create-only 'Refuse if the file exists (create_conflict)'
+            cand --no-parents 'Do not create missing parent directories'
+            cand --dry-run 'Plan and show the diff; write nothing'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;edit'= {
+            cand --old 'The exact text to replace'
+            cand --new 'The replacement text'
+            cand --old-file 'Read `old` from a file'
+            cand --new-file 'Read `new` from a file'
+            cand --edits 'A JSON array of edits applied in order, all or nothing (''-'' = stdin)'
+            cand --expect-count 'Fail unless exactly N occurrences are found'
+            cand --expect-sha256 'Edit only this version (stands in for a read baseline)'
+            cand --max-file-bytes 'Refuse files larger than this'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --replace-all 'Replace every non-overlapping occurrence'
+            cand --fuzzy 'Apply a unique match that differs only in whitespace or look-alike characters'
+            cand --dry-run 'Plan and show the diff; write nothing'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;glob'= {
+            cand --limit 'Most entries to return (0 = all)'
+            cand --offset 'Skip the first N entries'
+            cand --sort 'Order of the entries'
+            cand --max-walk 'Stop the walk after this many entries'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand -i 'Match case-insensitively'
+            cand --ignore-case 'Match case-insensitively'
+            cand --hidden 'Include hidden files and directories'
+            cand --no-ignore 'Do not honor .gitignore, .ignore and .git/info/exclude'
+            cand -L 'Follow symbolic links'
+            cand --follow 'Follow symbolic links'
+            cand -0 'Separate paths with NUL instead of newline (text output)'
+            cand --null 'Separate paths with NUL instead of newline (text output)'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;grep'= {
+            cand -g 'Include or (with !) exclude files by glob; repeatable'
+            cand --glob 'Include or (with !) exclude files by glob; repeatable'
+            cand -t 'Only search files of this type (see --type-list); repeatable'
+            cand --type 'Only search files of this type (see --type-list); repeatable'
+            cand -T 'Skip files of this type; repeatable'
+            cand --type-not 'Skip files of this type; repeatable'
+            cand --mode 'What to report'
+            cand -A 'Lines of context after each match'
+            cand --after-context 'Lines of context after each match'
+            cand -B 'Lines of context before each match'
+            cand --before-context 'Lines of context before each match'
+            cand -C 'Lines of context before and after each match'
+            cand --context 'Lines of context before and after each match'
+            cand --max-columns 'Cut lines longer than this with a marker (0 = no cap)'
+            cand --limit 'Most entries to return (0 = all)'
+            cand --offset 'Skip the first N entries'
+            cand --max-walk 'Stop the walk after this many entries'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand -F 'Treat the pattern as a literal string'
+            cand --fixed-strings 'Treat the pattern as a literal string'
+            cand -i 'Match case-insensitively'
+            cand --ignore-case 'Match case-insensitively'
+            cand -S 'Case-insensitive unless the pattern has an uppercase letter'
+            cand --smart-case 'Case-insensitive unless the pattern has an uppercase letter'
+            cand -w 'Match whole words only'
+            cand --word-regexp 'Match whole words only'
+            cand -U 'Let matches span lines'
+            cand --multiline 'Let matches span lines'
+            cand --type-list 'List the known file types and exit'
+            cand --hidden 'Include hidden files and directories'
+            cand --no-ignore 'Do not honor .gitignore, .ignore and .git/info/exclude'
+            cand -L 'Follow symbolic links'
+            cand --follow 'Follow symbolic links'
+            cand -n 'Show line numbers (the default)'
+            cand --line-number 'Show line numbers (the default)'
+            cand -N 'Hide line numbers in text output'
+            cand --no-line-number 'Hide line numbers in text output'
+            cand --heading 'Show the path above each file''s matches (default on a terminal)'
+            cand --no-heading 'Prefix every line with its path'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;transfer'= {
+            cand --replace-sha256 'Replace an existing destination only if it has this SHA-256'
+            cand --expect-sha256 'The source must have this SHA-256 (checked on what was read)'
+            cand --progress 'Progress on stderr'
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --move 'Remove the source once the destination is committed'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;undo'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --dry-run 'Show the diff; write nothing'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;state'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --all-sessions 'List every session instead of this one''s baselines'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'List the session''s baselines'
+            cand forget 'Forget the baseline of one file'
+            cand clear 'Forget every baseline of the session'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'quill;state;show'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;state;forget'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;state;clear'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;state;help'= {
+            cand show 'List the session''s baselines'
+            cand forget 'Forget the baseline of one file'
+            cand clear 'Forget every baseline of the session'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'quill;state;help;show'= {
+        }
+        &'quill;state;help;forget'= {
+        }
+        &'quill;state;help;clear'= {
+        }
+        &'quill;state;help;help'= {
+        }
+        &'quill;completions'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;man'= {
+            cand --session 'The session whose read baselines guard changes'
+            cand --state-dir 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory (symlinks resolved)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'quill;help'= {
+            cand read 'Show a page of a file with line numbers and record a baseline'
+            cand write 'Replace or create a whole file (needs a read baseline for an existing file)'
+            cand edit 'Replace an exact, unique passage of a file'
+            cand glob 'Find files by glob pattern, newest first'
+            cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
+            cand transfer 'Copy or move one file without ever losing or half-publishing it'
+            cand undo 'Restore a file to what it was before quill''s last change in this session'
+            cand state 'Show or change the session''s read baselines'
+            cand completions 'Print a shell completion script'
+            cand man 'Print a roff man page'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'quill;help;read'= {
+        }
+        &'quill;help;write'= {
+        }
+        &'quill;help;edit'= {
+        }
+        &'quill;help;glob'= {
+        }
+        &'quill;help;grep'= {
+        }
+        &'quill;help;transfer'= {
+        }
+        &'quill;help;undo'= {
+        }
+        &'quill;help;state'= {
+            cand show 'List the session''s baselines'
+            cand forget 'Forget the baseline of one file'
+            cand clear 'Forget every baseline of the session'
+        }
+        &'quill;help;state;show'= {
+        }
+        &'quill;help;state;forget'= {
+        }
+        &'quill;help;state;clear'= {
+        }
+        &'quill;help;completions'= {
+        }
+        &'quill;help;man'= {
+        }
+        &'quill;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

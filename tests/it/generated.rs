@@ -1,0 +1,55 @@
+//! SPEC §3.9: the committed completions and man pages are what the binary generates now.
+//! Regenerate with `QUILL_BLESS=1 cargo test generated`.
+
+use std::fs;
+use std::path::Path;
+
+use crate::util::*;
+
+fn check(path: &Path, fresh: &str) {
+    if std::env::var_os("QUILL_BLESS").is_some() {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, fresh).unwrap();
+        return;
+    }
+    let committed = fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is stale: run `QUILL_BLESS=1 cargo test --test it generated` and commit",
+        path.display()
+    );
+}
+
+#[test]
+fn completions_are_fresh() {
+    let env = TestEnv::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (shell, file) in [
+        ("bash", "quill.bash"),
+        ("zsh", "_quill"),
+        ("fish", "quill.fish"),
+        ("elvish", "quill.elv"),
+        ("powershell", "_quill.ps1"),
+    ] {
+        let out = env.text(&["completions", shell]);
+        assert_eq!(out.code, 0);
+        check(&root.join("completions").join(file), &out.stdout);
+    }
+}
+
+#[test]
+fn man_pages_are_fresh() {
+    let env = TestEnv::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = env.text(&["man"]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains(".TH quill"));
+    check(&root.join("man/quill.1"), &out.stdout);
+    for cmd in [
+        "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
+    ] {
+        let out = env.text(&["man", cmd]);
+        assert_eq!(out.code, 0);
+        check(&root.join(format!("man/quill-{cmd}.1")), &out.stdout);
+    }
+}

@@ -1,0 +1,10 @@
+//! One integration test binary: every behavior of SPEC through the real `quill` binary, in a
+//! temporary directory with a private state directory, checking the exit code, the JSON and
+//! the bytes left on disk. One module per command or concern.
+
+mod util;
+
+mod contract;
+mod generated;
+mod read;
+mod state;
