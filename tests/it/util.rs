@@ -3,6 +3,8 @@
 //! `Out` holds the exit code, stdout, stderr and (for --json runs) the parsed object, and
 //! asserts on them with messages that show the whole run.
 
+#![allow(dead_code)] // shared by every test module; not all use every helper
+
 use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
