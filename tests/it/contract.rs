@@ -23,7 +23,7 @@ fn global_options_go_before_or_after_the_subcommand() {
     let before = env.text(&["--json", "--session", "s1", "read", "a.txt"]);
     let after = env.text(&["read", "a.txt", "--session", "s1", "--json"]);
     assert_eq!(before.code, 0);
-    assert_eq!(before.stdout, after.stdout.replace("\n", "\n"));
+    assert_eq!(before.stdout, after.stdout);
     assert_one_json_object(&after.stdout);
 }
 
