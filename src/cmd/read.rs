@@ -4,7 +4,7 @@
 //! optional inline data), PDFs (through `pdftotext`) and notebooks (rendered cells). A read that
 //! shows content records the session's baseline; one that shows nothing records nothing.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -136,8 +136,11 @@ enum Attempt {
 
 fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Attempt> {
     let path = &resolved.target;
-    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), path)?;
+    let (file, meta) = probe::open_regular(ctx.root.as_ref(), path)?;
     let before = Identity::of(&meta);
+    // Read no more than the size seen at open: a file that grows without pause must not keep
+    // the read going; the identity check below sees the growth.
+    let mut file = (&file).take(before.size);
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; CHUNK];
     let n = read_full(&mut file, &mut buf, path)?;
@@ -305,7 +308,10 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
     }
 
     // Did the file change while we read it?
-    let after_fd = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
+    let after_fd = file
+        .get_ref()
+        .metadata()
+        .map_err(|e| Error::io("inspect", path, e))?;
     let after_path = fs::metadata(path).map(|m| Identity::of(&m)).ok();
     if Identity::of(&after_fd) != before || after_path != Some(before) {
         return Ok(Attempt::Changed);
@@ -373,7 +379,7 @@ fn fill_page(r: &mut ReadReport, page: Page, path: &Path, spec: PageSpec) -> Res
     Ok(())
 }
 
-fn read_some(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
+fn read_some(file: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize> {
     loop {
         match file.read(buf) {
             Ok(n) => return Ok(n),
@@ -384,7 +390,7 @@ fn read_some(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
 }
 
 /// Fill `buf` as far as the file goes.
-fn read_full(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
+fn read_full(file: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         let got = read_some(file, &mut buf[n..], path)?;
@@ -398,7 +404,7 @@ fn read_full(file: &mut File, buf: &mut [u8], path: &Path) -> Result<usize> {
 
 /// The whole file in memory (after `first`, already read), hashed on the way; capped.
 fn read_whole(
-    file: &mut File,
+    file: &mut impl Read,
     first: &[u8],
     hasher: &mut Sha256,
     path: &Path,

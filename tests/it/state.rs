@@ -38,3 +38,165 @@ fn state_dir_is_created_0700() {
     let mode = fs::metadata(&env.state).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
 }
+
+#[test]
+fn corrupt_state_is_moved_aside_and_the_session_starts_empty() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.json(&["read", "a.txt"]).ok();
+    let sessions = env.state.join("sessions");
+    let file = fs::read_dir(&sessions)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
+    fs::write(&file, b"{ not json").unwrap();
+    let out = env.json(&["state"]);
+    out.ok();
+    assert_eq!(out.j("files").as_array().unwrap().len(), 0, "fails closed");
+    assert_eq!(out.j("warnings").as_array().unwrap().len(), 1);
+    // The next update quarantines it and recovers.
+    let out = env.json(&["read", "a.txt"]);
+    out.ok();
+    assert!(out.j("warnings")[0].as_str().unwrap().contains("corrupt"));
+    let aside: Vec<_> = fs::read_dir(&sessions)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(env.json(&["state"]).j("files").as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_newer_state_version_is_left_untouched() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.json(&["read", "a.txt"]).ok();
+    let file = fs::read_dir(env.state.join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
+    let future = br#"{"version": 99, "session": "default", "files": {}}"#;
+    fs::write(&file, future).unwrap();
+    env.json(&["read", "a.txt"]).err("state_unavailable", 4);
+    assert_eq!(fs::read(&file).unwrap(), future);
+}
+
+#[test]
+fn an_unwritable_state_dir_is_state_unavailable() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.write("not-a-dir", "x");
+    let mut c = env.command(["--json", "read", "a.txt"]);
+    c.env("QUILL_STATE_DIR", env.path("not-a-dir"));
+    run(c, None).err("state_unavailable", 4);
+}
+
+#[test]
+fn sessions_are_isolated_and_named_by_flag_or_env() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.json(&["--session", "one", "read", "a.txt"]).ok();
+    assert_eq!(
+        env.json(&["--session", "one", "state"])
+            .j("files")
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        env.json(&["--session", "two", "state"])
+            .j("files")
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+    let mut c = env.command(["--json", "state"]);
+    c.env("QUILL_SESSION", "one");
+    assert_eq!(run(c, None).j("files").as_array().unwrap().len(), 1);
+    let out = env.json(&["state", "--all-sessions"]);
+    out.ok();
+    assert_eq!(out.j("sessions").as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_session_keeps_the_512_most_recently_used_files() {
+    let env = TestEnv::new();
+    for i in 0..520 {
+        env.write(&format!("f/{i:03}.txt"), format!("{i}\n"));
+    }
+    // Read in one process each is slow; 520 reads still run in a few seconds.
+    for i in 0..520 {
+        env.json(&["read", &format!("f/{i:03}.txt")]).ok();
+    }
+    let out = env.json(&["state"]);
+    let files: Vec<String> = out
+        .j("files")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(files.len(), 512);
+    for i in 0..8 {
+        assert!(
+            !files.iter().any(|f| f.ends_with(&format!("f/{i:03}.txt"))),
+            "{i} evicted"
+        );
+    }
+    assert!(files.iter().any(|f| f.ends_with("f/519.txt")));
+}
+
+#[test]
+fn eight_processes_reading_160_files_lose_no_baseline() {
+    let env = TestEnv::new();
+    for i in 0..160 {
+        env.write(&format!("f/{i:03}.txt"), format!("{i}\n"));
+    }
+    let children: Vec<_> = (0..8)
+        .map(|p| {
+            let files: Vec<String> = (0..20)
+                .map(|i| format!("f/{:03}.txt", p * 20 + i))
+                .collect();
+            // One process per file, 20 in a row per worker: a shell loop keeps it simple.
+            let script = files
+                .iter()
+                .map(|f| format!("{BIN:?} read {f} >/dev/null || exit 1"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut c = std::process::Command::new("sh");
+            c.args(["-c", &script])
+                .env("QUILL_STATE_DIR", &env.state)
+                .current_dir(&env.dir);
+            c.spawn().unwrap()
+        })
+        .collect();
+    for mut ch in children {
+        assert!(ch.wait().unwrap().success());
+    }
+    assert_eq!(
+        env.json(&["state"]).j("files").as_array().unwrap().len(),
+        160
+    );
+}
+
+#[test]
+fn at_most_64_sessions_are_kept() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    for i in 0..66 {
+        env.json(&["--session", &format!("s{i}"), "read", "a.txt"])
+            .ok();
+    }
+    let out = env.json(&["state", "--all-sessions"]);
+    let sessions = out.j("sessions").as_array().unwrap();
+    assert_eq!(sessions.len(), 64);
+    assert!(
+        !sessions.iter().any(|s| s["session"] == "s0"),
+        "least recently used removed"
+    );
+}
