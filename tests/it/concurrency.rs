@@ -1,5 +1,5 @@
 //! No lost update (SPEC §4): 8 processes × 100 read→edit cycles on one file, each in its own
-//! session and retrying on `stale`. Every edit that reported success is in the final file
+//! session and retrying on `stale` (and on a read that saw the file replaced under it). Every edit that reported success is in the final file
 //! exactly once, nothing else is, and no run ended in `lock_timeout` or another error.
 
 use std::sync::Arc;
@@ -26,7 +26,12 @@ fn eight_processes_times_a_hundred_edits_lose_nothing() {
                     loop {
                         let mut c = env.command(["--json", "--session", &session]);
                         c.args(["read", "shared.txt", "--limit", "1"]);
-                        run(c, None).ok();
+                        let read = run(c, None);
+                        if read.code != 0 {
+                            // The file was replaced under the read's identity check.
+                            read.err("changed_during_read", 3);
+                            continue;
+                        }
                         let mut c = env.command(["--json", "--session", &session]);
                         let new = format!("# header\n{marker}\n");
                         c.args(["edit", "shared.txt", "--old", "# header\n", "--new", &new]);
