@@ -7,6 +7,7 @@ pub mod cli;
 pub mod cmd;
 pub mod diff;
 pub mod error;
+pub mod history;
 pub mod lock;
 pub mod output;
 pub mod paths;

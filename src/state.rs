@@ -50,6 +50,9 @@ pub struct UndoStep {
     pub before: Option<String>,
     pub after: String,
     pub size: u64,
+    /// The session clock when the step was taken (the oldest step is dropped first).
+    #[serde(default)]
+    pub at: u64,
 }
 
 /// A session's state file.

@@ -10,6 +10,7 @@ pub mod edit;
 pub mod generate;
 pub mod glob;
 pub mod grep;
+pub mod mutate;
 pub mod read;
 pub mod state;
 pub mod transfer;
@@ -69,6 +70,9 @@ pub struct MutationReport {
     pub matched_fuzzily: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spans: Option<Vec<serde_json::Value>>,
+    /// `undo` of a creation removed the file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
 }
 
 /// Answer for a command another issue implements.

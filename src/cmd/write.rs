@@ -1,9 +1,154 @@
-//! `quill write`: not implemented yet (see the issue tracker).
+//! `quill write` (SPEC §3.2): whole-file replacement or creation from `--content`, `--from
+//! FILE` or stdin. The new content is streamed into the staged temporary file *before* the
+//! mutation lock is taken (a slow producer never holds other writers up), hashed on the way;
+//! then, under the lock, the target is re-hashed and judged fresh, and the stage is published
+//! (replace, or no-replace for a new file). `--dry-run` streams into memory only.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+
+use sha2::{Digest, Sha256};
 
 use crate::app::Context;
-use crate::error::Result;
+use crate::cli::WriteArgs;
+use crate::cmd::mutate::{self, DIFF_INPUT_MAX, Outcome};
+use crate::error::{Error, Result};
+use crate::history::{Before, MAX_SESSION_BYTES};
+use crate::lock::hex;
 use crate::output::Report;
+use crate::publish::Staged;
+use crate::signals;
 
-pub fn run(_ctx: &Context, _args: &crate::cli::WriteArgs) -> Result<Report> {
-    Err(super::not_implemented("write"))
+const CHUNK: usize = 1024 * 1024;
+
+pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
+    let resolved = mutate::resolve(ctx, &args.path, "write")?;
+    let target = resolved.target.clone();
+    if args.create_only && resolved.exists {
+        return Err(Error::CreateConflict { path: target });
+    }
+    if let Some(hex) = &args.expect_sha256 {
+        crate::probe::parse_sha256("--expect-sha256", hex)?;
+    }
+
+    // Stage the content (before the lock).
+    let mut source = open_source(args)?;
+    let mut staged = if args.dry_run {
+        None
+    } else {
+        if !resolved.exists {
+            mutate::ensure_parent(&target, args.no_parents)?;
+        }
+        Some(Staged::new(&target)?)
+    };
+    let mut hasher = Sha256::new();
+    let mut kept: Option<Vec<u8>> = Some(Vec::new());
+    let mut total = 0u64;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        signals::check()?;
+        let n = match source.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(Error::io(
+                    "read the new content from",
+                    &source_name(args),
+                    e,
+                ));
+            }
+        };
+        let chunk = &buf[..n];
+        hasher.update(chunk);
+        total += n as u64;
+        if let Some(s) = staged.as_mut() {
+            s.write_all(chunk)?;
+        }
+        if let Some(k) = kept.as_mut() {
+            if k.len() + n > DIFF_INPUT_MAX {
+                kept = None;
+            } else {
+                k.extend_from_slice(chunk);
+            }
+        }
+    }
+    let sha256 = hex(&hasher.finalize());
+
+    // Under the lock: freshness, publication, state, diff.
+    let locked = mutate::lock(ctx, resolved)?;
+    let cur = mutate::current(ctx, &target, MAX_SESSION_BYTES, None)?;
+    if let Some(cur) = &cur {
+        if args.create_only {
+            return Err(Error::CreateConflict { path: target });
+        }
+        mutate::check_fresh(ctx, &target, cur, args.expect_sha256.as_deref())?;
+    }
+    // The caller gave every byte, so its knowledge of the new content is complete.
+    let complete = true;
+    let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
+    if let Some(staged) = staged {
+        if unchanged {
+            drop(staged); // same bytes: nothing to publish, nothing to undo
+        } else {
+            mutate::commit(ctx, &target, staged, cur.as_ref().map(|c| &c.meta))?;
+        }
+    }
+    if !args.dry_run {
+        let before = match &cur {
+            _ if unchanged => Before::Unchanged,
+            None => Before::Missing,
+            Some(c) => match &c.bytes {
+                Some(b) => Before::Bytes(b),
+                None => Before::TooLarge,
+            },
+        };
+        mutate::record(ctx, &target, &sha256, complete, before)?;
+    }
+    let old = cur.as_ref().and_then(|c| c.bytes.as_deref());
+    let report = mutate::report(
+        ctx,
+        Outcome {
+            op: "write",
+            resolved: &locked.resolved,
+            created: cur.is_none(),
+            deleted: false,
+            dry_run: args.dry_run,
+            old: old.filter(|o| o.len() <= DIFF_INPUT_MAX),
+            new: kept.as_deref(),
+            bytes: total,
+            sha256,
+            previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
+            patch_unavailable: None,
+        },
+    );
+    drop(locked);
+    Ok(Report::Mutation(report))
+}
+
+fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
+    if let Some(text) = &args.content {
+        return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
+    }
+    if let Some(from) = args.from.as_ref().filter(|f| f.as_os_str() != "-") {
+        let f = File::open(from).map_err(|e| Error::io("open", from, e))?;
+        if f.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(Error::IsDirectory { path: from.clone() });
+        }
+        return Ok(Box::new(f));
+    }
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return Err(Error::usage(
+            "give the new content with --content TEXT, --from FILE, or on stdin",
+        ));
+    }
+    Ok(Box::new(stdin))
+}
+
+fn source_name(args: &WriteArgs) -> std::path::PathBuf {
+    match &args.from {
+        Some(p) if p.as_os_str() != "-" => p.clone(),
+        _ => "<stdin>".into(),
+    }
 }

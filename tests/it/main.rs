@@ -4,7 +4,13 @@
 
 mod util;
 
+mod concurrency;
 mod contract;
+mod edit;
+mod faults;
 mod generated;
+mod patching;
 mod read;
 mod state;
+mod undo;
+mod write;

@@ -1,9 +1,0 @@
-//! `quill edit`: not implemented yet (see the issue tracker).
-
-use crate::app::Context;
-use crate::error::Result;
-use crate::output::Report;
-
-pub fn run(_ctx: &Context, _args: &crate::cli::EditArgs) -> Result<Report> {
-    Err(super::not_implemented("edit"))
-}

@@ -1,0 +1,353 @@
+//! The guarded mutation path shared by `write`, `edit` and `undo` (SPEC §1.1, §1.3, §1.5):
+//! resolve and refuse read-only runs, take the per-path mutation lock (held until the report is
+//! built), load and re-hash the target, judge freshness against the session's baseline or an
+//! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
+//! the diff into a `MutationReport`. The commands only decide *what* the new content is.
+
+use std::fs::{self, File, Metadata};
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use crate::app::Context;
+use crate::cmd::{FileAccess, MutationReport};
+use crate::diff::{self, PatchTarget};
+use crate::error::{Error, Result};
+use crate::history::{self, Before};
+use crate::lock::{self, LockGuard};
+use crate::paths::{self, Resolved};
+use crate::probe::{self, Identity, sha256_bytes};
+use crate::publish::{self, Staged};
+use crate::state::{self, Baseline, Store, path_key};
+
+/// Content above this (old or new) gets no diff: the line diff would cost more than the change.
+pub const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
+
+/// A resolved target with its mutation lock held.
+pub struct Locked {
+    pub resolved: Resolved,
+    _guard: LockGuard,
+}
+
+impl Locked {
+    pub fn target(&self) -> &Path {
+        &self.resolved.target
+    }
+}
+
+/// Resolve `path` and refuse read-only runs (before any waiting or staging).
+pub fn resolve(ctx: &Context, path: &Path, action: &'static str) -> Result<Resolved> {
+    let resolved = paths::resolve(&ctx.cwd, ctx.root.as_ref(), path)?;
+    ctx.check_writable(&resolved.target, action)?;
+    Ok(resolved)
+}
+
+/// Take the mutation lock of a resolved target (SPEC §1.3).
+pub fn lock(ctx: &Context, resolved: Resolved) -> Result<Locked> {
+    state::ensure_dirs(&ctx.state_dir)?;
+    let file = lock::mutation_lock_path(&ctx.state_dir, &resolved.target);
+    let guard = lock::acquire(&file, &resolved.target, ctx.lock_timeout)?;
+    Ok(Locked {
+        resolved,
+        _guard: guard,
+    })
+}
+
+/// The target as it is now, under the lock.
+pub struct Current {
+    pub meta: Metadata,
+    pub sha256: String,
+    /// The whole content, when it is at most the load limit.
+    pub bytes: Option<Vec<u8>>,
+}
+
+/// Open and hash the target (None: it does not exist). Content up to `keep` bytes is kept in
+/// memory; with `refuse_above`, a larger file is `file_too_large`.
+pub fn current(
+    ctx: &Context,
+    target: &Path,
+    keep: u64,
+    refuse_above: Option<u64>,
+) -> Result<Option<Current>> {
+    match fs::symlink_metadata(target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), target)?;
+    if let Some(limit) = refuse_above.filter(|l| meta.size() > *l) {
+        return Err(Error::FileTooLarge {
+            path: target.to_path_buf(),
+            size: meta.size(),
+            limit,
+        });
+    }
+    if meta.size() <= keep {
+        let mut bytes = Vec::with_capacity(meta.size() as usize);
+        (&mut file)
+            .take(keep + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io("read", target, e))?;
+        if bytes.len() as u64 > keep {
+            // It grew while we read it: whoever writes it is not a quill process.
+            return Err(Error::ChangedDuringRead {
+                path: target.to_path_buf(),
+            });
+        }
+        let sha256 = sha256_bytes(&bytes);
+        return Ok(Some(Current {
+            meta,
+            sha256,
+            bytes: Some(bytes),
+        }));
+    }
+    let (sha256, _) = probe::sha256_stream(&mut file, target)?;
+    Ok(Some(Current {
+        meta,
+        sha256,
+        bytes: None,
+    }))
+}
+
+/// Judge whether the session may replace `cur` (SPEC §1.1). Returns whether the caller's
+/// knowledge of the file is complete (the new baseline's `complete`).
+pub fn check_fresh(
+    ctx: &Context,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<bool> {
+    if let Some(expect) = expect {
+        let expect = probe::parse_sha256("--expect-sha256", expect)?;
+        if expect != cur.sha256 {
+            return Err(Error::Stale {
+                path: target.to_path_buf(),
+                session: ctx.session.clone(),
+            });
+        }
+        return Ok(false);
+    }
+    let session = Store::new(ctx).load()?;
+    let Some(baseline) = session.baseline(target) else {
+        return Err(Error::NotRead {
+            path: target.to_path_buf(),
+            session: ctx.session.clone(),
+        });
+    };
+    if baseline.sha256 != cur.sha256 {
+        return Err(Error::Stale {
+            path: target.to_path_buf(),
+            session: ctx.session.clone(),
+        });
+    }
+    if ctx.strict && !baseline.complete {
+        return Err(Error::NotRead {
+            path: target.to_path_buf(),
+            session: ctx.session.clone(),
+        });
+    }
+    Ok(baseline.complete)
+}
+
+/// Warn about hard links before replacing a file.
+pub fn warn_hard_links(ctx: &Context, target: &Path, meta: &Metadata) {
+    if meta.nlink() > 1 {
+        ctx.warn(format!(
+            "{} has {} hard links; its other names keep the old content",
+            target.display(),
+            meta.nlink()
+        ));
+    }
+}
+
+/// Publish `staged` over the existing file (`Some(meta)`) or as a new file (`None`).
+pub fn commit(
+    ctx: &Context,
+    target: &Path,
+    staged: Staged,
+    existing: Option<&Metadata>,
+) -> Result<()> {
+    let committed = match existing {
+        Some(meta) => {
+            warn_hard_links(ctx, target, meta);
+            staged.commit_replace(meta)?
+        }
+        None => staged.commit_new()?,
+    };
+    for w in committed.warnings {
+        ctx.warn(w);
+    }
+    Ok(())
+}
+
+/// Stage `bytes` next to `target` (creating parents unless `no_parents`).
+pub fn stage(target: &Path, bytes: &[u8], no_parents: bool) -> Result<Staged> {
+    ensure_parent(target, no_parents)?;
+    let mut staged = Staged::new(target)?;
+    staged.write_all(bytes)?;
+    Ok(staged)
+}
+
+pub fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
+    let parent = target.parent().unwrap_or(Path::new("/"));
+    if parent.is_dir() {
+        return Ok(());
+    }
+    if no_parents {
+        return Err(Error::NotFound {
+            path: parent.to_path_buf(),
+            similar: paths::similar_names(parent),
+        });
+    }
+    publish::create_parents(target)
+}
+
+/// After publication: the new content becomes the session's baseline and the undo step is
+/// kept, in one state update.
+pub fn record(
+    ctx: &Context,
+    target: &Path,
+    new_sha256: &str,
+    complete: bool,
+    before: Before,
+) -> Result<()> {
+    let meta = fs::metadata(target).map_err(|e| Error::io("inspect", target, e))?;
+    let id = Identity::of(&meta);
+    let baseline = Baseline {
+        path: target.to_path_buf(),
+        sha256: new_sha256.to_string(),
+        size: id.size,
+        dev: id.dev,
+        ino: id.ino,
+        mtime_ns: id.mtime_ns,
+        ctime_ns: id.ctime_ns,
+        read_at_ns: state::now_ns(),
+        complete,
+        used: 0,
+    };
+    let key = path_key(target);
+    Store::new(ctx).update(|s| {
+        s.record(baseline);
+        history::push(ctx, s, &key, before, new_sha256);
+    })
+}
+
+/// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory
+/// when below it (prefixed `a/`, `b/`), else absolute.
+pub fn patch_path(ctx: &Context, target: &Path) -> (String, bool) {
+    let base = ctx
+        .root
+        .as_ref()
+        .map_or(ctx.cwd.as_path(), |r| r.dir.as_path());
+    match target.strip_prefix(base) {
+        Ok(rel) if !rel.as_os_str().is_empty() => (rel.to_string_lossy().into_owned(), true),
+        _ => (target.to_string_lossy().into_owned(), false),
+    }
+}
+
+/// What a mutation did, for its report.
+pub struct Outcome<'a> {
+    pub op: &'static str,
+    pub resolved: &'a Resolved,
+    pub created: bool,
+    pub deleted: bool,
+    pub dry_run: bool,
+    /// Old content (None: the file did not exist or was too large to diff).
+    pub old: Option<&'a [u8]>,
+    /// New content (None: too large to diff).
+    pub new: Option<&'a [u8]>,
+    pub bytes: u64,
+    pub sha256: String,
+    pub previous_sha256: Option<String>,
+    /// Why the patch cannot be given even though the diff can (e.g. UTF-16).
+    pub patch_unavailable: Option<&'static str>,
+}
+
+pub fn report(ctx: &Context, o: Outcome) -> MutationReport {
+    let target = &o.resolved.target;
+    let (path, prefixed) = patch_path(ctx, target);
+    let pt = PatchTarget {
+        path: &path,
+        prefixed,
+    };
+    let old_known = o.created || o.old.is_some();
+    let rendered = match (o.new, old_known) {
+        (Some(new), true)
+            if new.len() <= DIFF_INPUT_MAX && o.old.is_none_or(|b| b.len() <= DIFF_INPUT_MAX) =>
+        {
+            let old = o.old.unwrap_or(&[]);
+            let mut r = diff::render(old, new, &pt, o.created);
+            if o.deleted {
+                r.patch = r.patch.map(|p| deletion_patch(&p));
+            }
+            Some(r)
+        }
+        _ => None,
+    };
+    let mut m = MutationReport {
+        op: o.op,
+        path: target.clone(),
+        via_symlink: o.resolved.via_symlink.clone(),
+        file_access: (!o.dry_run).then(|| FileAccess::write(target)),
+        created: o.created,
+        dry_run: o.dry_run,
+        bytes: o.bytes,
+        sha256: o.sha256,
+        previous_sha256: o.previous_sha256,
+        diff: String::new(),
+        diff_truncated: false,
+        patch: None,
+        patch_truncated: false,
+        patch_unavailable: None,
+        added: 0,
+        removed: 0,
+        replacements: None,
+        matched_fuzzily: None,
+        spans: None,
+        deleted: o.deleted,
+    };
+    match rendered {
+        Some(r) => {
+            m.diff = r.diff;
+            m.diff_truncated = r.diff_truncated;
+            m.patch = r.patch;
+            m.patch_truncated = r.patch_truncated;
+            m.patch_unavailable = r.patch_unavailable;
+            m.added = r.added;
+            m.removed = r.removed;
+        }
+        None => {
+            m.diff_truncated = true;
+            m.patch_truncated = true;
+        }
+    }
+    if let Some(why) = o.patch_unavailable {
+        m.patch = None;
+        m.patch_unavailable = Some(why);
+    }
+    m
+}
+
+/// Turn a patch that empties a file into one that deletes it (git's `deleted file mode`).
+fn deletion_patch(patch: &str) -> String {
+    let mut out = String::with_capacity(patch.len() + 32);
+    for (i, line) in patch.split_inclusive('\n').enumerate() {
+        if i == 0 {
+            out.push_str(line);
+            out.push_str("deleted file mode 100644\n");
+        } else if line.starts_with("+++ ") && !out.contains("\n+++ ") {
+            out.push_str("+++ /dev/null\n");
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Read a whole file named by the caller (for `--from`, `--old-file`…), streaming-safe.
+pub fn read_input(path: &Path, what: &'static str) -> Result<Vec<u8>> {
+    let mut f = File::open(path).map_err(|e| Error::io(what, path, e))?;
+    let mut v = Vec::new();
+    f.read_to_end(&mut v)
+        .map_err(|e| Error::io(what, path, e))?;
+    Ok(v)
+}

@@ -1,0 +1,190 @@
+//! Undo history (SPEC §3.4): the content a file had before each quill mutation, kept as
+//! content-addressed blobs under `<state-dir>/history/<sha256 of the session name>/<sha256>`
+//! and referenced by the session's `history` steps. At most 8 steps a file and 64 MiB of blobs
+//! a session; past either, the oldest steps go and their blobs are removed once no step
+//! refers to them. Every change of steps and blobs happens inside the session's state update
+//! (under its lock), so two processes never delete a blob the other just referenced. A blob is
+//! verified against its name before it is restored. Nothing here decides whether an undo is
+//! allowed; `cmd::undo` does.
+
+use std::collections::BTreeSet;
+use std::fs::{self, DirBuilder};
+use std::io::{self, Write};
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::app::Context;
+use crate::error::{Error, Result};
+use crate::lock::hex;
+use crate::probe::sha256_bytes;
+use crate::state::{Session, UndoStep};
+
+pub const MAX_STEPS: usize = 8;
+pub const MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What a mutation replaced, for its undo step.
+pub enum Before<'a> {
+    /// The file did not exist: undo removes it.
+    Missing,
+    /// The old content.
+    Bytes(&'a [u8]),
+    /// Nothing changed: no step.
+    Unchanged,
+    /// Too large to keep (its hash): the file's history is cleared, since older steps can no
+    /// longer be reached.
+    TooLarge,
+}
+
+/// The blob directory of the context's session.
+pub fn dir(ctx: &Context) -> PathBuf {
+    ctx.state_dir
+        .join("history")
+        .join(hex(&Sha256::digest(ctx.session.as_bytes())))
+}
+
+/// Record one mutation of `key` (inside `Store::update`): keep the old content and push the
+/// step, then enforce the bounds. Failures to keep a blob only cost the undo (a warning).
+pub fn push(ctx: &Context, session: &mut Session, key: &str, before: Before, after: &str) {
+    let dir = dir(ctx);
+    let (before_hash, size) = match before {
+        Before::Unchanged => return,
+        Before::Missing => (None, 0),
+        Before::TooLarge => {
+            ctx.warn(format!(
+                "the old content is larger than the {} MiB undo history; undo is not available for this change",
+                MAX_SESSION_BYTES >> 20
+            ));
+            let dropped = session.history.remove(key).unwrap_or_default();
+            collect(&dir, session, dropped);
+            return;
+        }
+        Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
+            return push(ctx, session, key, Before::TooLarge, after);
+        }
+        Before::Bytes(bytes) => {
+            let hash = sha256_bytes(bytes);
+            if let Err(e) = store_blob(&dir, &hash, bytes) {
+                ctx.warn(format!(
+                    "cannot keep the old content for undo ({e}); undo is not available for this change"
+                ));
+                let dropped = session.history.remove(key).unwrap_or_default();
+                collect(&dir, session, dropped);
+                return;
+            }
+            (Some(hash), bytes.len() as u64)
+        }
+    };
+    session.clock += 1;
+    let step = UndoStep {
+        before: before_hash,
+        after: after.to_string(),
+        size,
+        at: session.clock,
+    };
+    let steps = session.history.entry(key.to_string()).or_default();
+    steps.push(step);
+    let mut dropped = Vec::new();
+    while steps.len() > MAX_STEPS {
+        dropped.push(steps.remove(0));
+    }
+    // The session's bound: drop the oldest steps of any file until the blobs fit.
+    while referenced_bytes(session) > MAX_SESSION_BYTES {
+        let Some((k, _)) = session
+            .history
+            .iter()
+            .filter_map(|(k, v)| v.first().map(|s| (k.clone(), s.at)))
+            .min_by_key(|(_, at)| *at)
+        else {
+            break;
+        };
+        if let Some(steps) = session.history.get_mut(&k) {
+            dropped.push(steps.remove(0));
+            if steps.is_empty() {
+                session.history.remove(&k);
+            }
+        }
+    }
+    collect(&dir, session, dropped);
+}
+
+/// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
+pub fn pop(ctx: &Context, session: &mut Session, key: &str, expected: &UndoStep) {
+    let Some(steps) = session.history.get_mut(key) else {
+        return;
+    };
+    if steps.last() != Some(expected) {
+        return;
+    }
+    let dropped = steps.pop().into_iter().collect();
+    if steps.is_empty() {
+        session.history.remove(key);
+    }
+    collect(&dir(ctx), session, dropped);
+}
+
+fn referenced_bytes(session: &Session) -> u64 {
+    let mut seen = BTreeSet::new();
+    session
+        .history
+        .values()
+        .flatten()
+        .filter(|s| s.before.as_ref().is_some_and(|h| seen.insert(h.clone())))
+        .map(|s| s.size)
+        .sum()
+}
+
+/// Delete the blobs of `dropped` steps that no remaining step refers to.
+fn collect(dir: &Path, session: &Session, dropped: Vec<UndoStep>) {
+    for step in dropped {
+        let Some(hash) = step.before else { continue };
+        let used = session
+            .history
+            .values()
+            .flatten()
+            .any(|s| s.before.as_deref() == Some(hash.as_str()));
+        if !used {
+            let _ = fs::remove_file(dir.join(&hash));
+        }
+    }
+}
+
+fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
+    let path = dir.join(hash);
+    if fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+        return Ok(());
+    }
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".blob-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The blob named `hash`, verified.
+pub fn load_blob(ctx: &Context, target: &Path, hash: &str) -> Result<Vec<u8>> {
+    let path = dir(ctx).join(hash);
+    let bytes = fs::read(&path).map_err(|e| Error::StateUnavailable {
+        message: format!(
+            "the undo history of {} is missing ({}: {e})",
+            target.display(),
+            path.display()
+        ),
+        path: path.clone(),
+    })?;
+    if sha256_bytes(&bytes) != hash {
+        return Err(Error::StateUnavailable {
+            message: format!(
+                "the undo history of {} is damaged ({} does not match its name)",
+                target.display(),
+                path.display()
+            ),
+            path,
+        });
+    }
+    Ok(bytes)
+}

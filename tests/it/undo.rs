@@ -1,0 +1,104 @@
+//! `quill undo`: steps restore what quill replaced, never clobber someone else's change, stop
+//! at 8, stay in their session, and undoing a creation removes the file.
+
+use std::fs;
+
+use crate::patching::assert_patch_applies;
+use crate::util::{TestEnv, exists};
+
+#[test]
+fn undo_restores_the_previous_content_with_a_patch() {
+    let env = TestEnv::new();
+    env.write("f.txt", "v0\n");
+    env.json(&["read", "f.txt"]).ok();
+    env.json(&["edit", "f.txt", "--old", "v0", "--new", "v1"])
+        .ok();
+    env.json(&["write", "f.txt", "--content", "v2\n"]).ok();
+    let out = env.json(&["undo", "f.txt"]);
+    out.ok();
+    assert_eq!(env.read("f.txt"), b"v1\n");
+    assert_patch_applies(&out, Some(b"v2\n"), Some(b"v1\n"));
+    env.json(&["undo", "f.txt"]).ok();
+    assert_eq!(env.read("f.txt"), b"v0\n");
+    env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
+    // The restored content is the baseline.
+    env.json(&["edit", "f.txt", "--old", "v0", "--new", "again"])
+        .ok();
+}
+
+#[test]
+fn undo_never_clobbers_a_foreign_change() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\n");
+    env.json(&["read", "f.txt"]).ok();
+    env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
+        .ok();
+    fs::write(env.path("f.txt"), "theirs\n").unwrap();
+    env.json(&["undo", "f.txt"]).err("stale", 3);
+    assert_eq!(env.read("f.txt"), b"theirs\n");
+}
+
+#[test]
+fn undo_is_per_session_and_dry_run_changes_nothing() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\n");
+    env.json(&["--session", "A", "read", "f.txt"]).ok();
+    env.json(&[
+        "--session",
+        "A",
+        "edit",
+        "f.txt",
+        "--old",
+        "a",
+        "--new",
+        "b",
+    ])
+    .ok();
+    env.json(&["--session", "B", "undo", "f.txt"])
+        .err("nothing_to_undo", 3);
+    let out = env.json(&["--session", "A", "undo", "f.txt", "--dry-run"]);
+    out.ok();
+    assert_eq!(env.read("f.txt"), b"b\n");
+    env.json(&["--session", "A", "undo", "f.txt"]).ok();
+    assert_eq!(env.read("f.txt"), b"a\n");
+}
+
+#[test]
+fn undo_of_a_creation_removes_the_file() {
+    let env = TestEnv::new();
+    env.json(&["write", "n.txt", "--content", "new\n"]).ok();
+    let out = env.json(&["undo", "n.txt"]);
+    out.ok();
+    assert_eq!(out.j("deleted"), true);
+    assert!(!exists(&env.path("n.txt")));
+    assert!(
+        out.j("patch")
+            .as_str()
+            .unwrap()
+            .contains("deleted file mode")
+    );
+    assert_patch_applies(&out, Some(b"new\n"), None);
+    env.json(&["undo", "n.txt"]).err("nothing_to_undo", 3);
+}
+
+#[test]
+fn at_most_eight_steps_and_their_blobs() {
+    let env = TestEnv::new();
+    env.write("f.txt", "0\n");
+    env.json(&["read", "f.txt"]).ok();
+    for i in 1..=10 {
+        let (old, new) = (format!("{}\n", i - 1), format!("{i}\n"));
+        env.json(&["edit", "f.txt", "--old", &old, "--new", &new])
+            .ok();
+    }
+    let blobs: usize = fs::read_dir(env.state.join("history"))
+        .unwrap()
+        .map(|d| fs::read_dir(d.unwrap().path()).unwrap().count())
+        .sum();
+    assert_eq!(blobs, 8, "only the blobs of the kept steps remain");
+    for _ in 0..8 {
+        env.json(&["undo", "f.txt"]).ok();
+    }
+    assert_eq!(env.read("f.txt"), b"2\n");
+    env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
+}
