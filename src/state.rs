@@ -29,6 +29,8 @@ pub const MAX_SESSIONS: usize = 64;
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Baseline {
+    /// Not stored: the map key is the path (`path_key`); filled in on load.
+    #[serde(skip)]
     pub path: PathBuf,
     pub sha256: String,
     pub size: u64,
@@ -115,6 +117,22 @@ pub fn path_key(path: &Path) -> String {
     match path.to_str() {
         Some(s) => s.to_string(),
         None => format!("\u{0}hex:{}", lock::hex(path.as_os_str().as_bytes())),
+    }
+}
+
+/// The inverse of `path_key`.
+pub fn path_from_key(key: &str) -> PathBuf {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    match key.strip_prefix("\u{0}hex:") {
+        Some(hex) if hex.len() % 2 == 0 => {
+            let bytes: Option<Vec<u8>> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+                .collect();
+            bytes.map_or_else(|| PathBuf::from(key), |b| PathBuf::from(OsString::from_vec(b)))
+        }
+        _ => PathBuf::from(key),
     }
 }
 
@@ -222,7 +240,12 @@ impl<'a> Store<'a> {
             Err(e) => return Ok(Parsed::Corrupt(e.to_string())),
         }
         match serde_json::from_slice::<Session>(&bytes) {
-            Ok(s) => Ok(Parsed::Ok(s)),
+            Ok(mut s) => {
+                for (key, b) in s.files.iter_mut() {
+                    b.path = path_from_key(key);
+                }
+                Ok(Parsed::Ok(s))
+            }
             Err(e) => Ok(Parsed::Corrupt(e.to_string())),
         }
     }
@@ -246,12 +269,12 @@ impl<'a> Store<'a> {
             .suffix(".tmp")
             .tempfile_in(dir)
             .map_err(|e| unavailable(dir, "create a temporary file in", e))?;
-        let bytes = serde_json::to_vec(session).map_err(|e| Error::StateUnavailable {
-            message: e.to_string(),
-            path: self.file.clone(),
-        })?;
-        tmp.write_all(&bytes)
-            .map_err(|e| unavailable(tmp.path(), "write", e))?;
+        let mut w = io::BufWriter::with_capacity(256 * 1024, tmp.as_file_mut());
+        serde_json::to_writer(&mut w, session)
+            .map_err(io::Error::from)
+            .and_then(|()| w.flush())
+            .map_err(|e| unavailable(&self.file, "write", e))?;
+        drop(w);
         tmp.persist(&self.file)
             .map_err(|e| unavailable(&self.file, "replace", e.error))?;
         Ok(())
@@ -373,5 +396,7 @@ mod tests {
         let a = Path::new(OsStr::from_bytes(b"/a\xff"));
         let b = Path::new(OsStr::from_bytes(b"/a\xfe"));
         assert_ne!(path_key(a), path_key(b));
+        assert_eq!(path_from_key(&path_key(a)), a);
+        assert_eq!(path_from_key("/x/y"), Path::new("/x/y"));
     }
 }
