@@ -130,7 +130,10 @@ pub fn path_from_key(key: &str) -> PathBuf {
                 .step_by(2)
                 .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
                 .collect();
-            bytes.map_or_else(|| PathBuf::from(key), |b| PathBuf::from(OsString::from_vec(b)))
+            bytes.map_or_else(
+                || PathBuf::from(key),
+                |b| PathBuf::from(OsString::from_vec(b)),
+            )
         }
         _ => PathBuf::from(key),
     }

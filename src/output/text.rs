@@ -190,7 +190,11 @@ pub fn render_error(err: &Error, p: &Palette) {
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
     if let Error::EditNoMatch { fields, .. } = err {
-        if let Some(d) = fields.get("difference").and_then(|v| v.as_str()) {
+        if let Some(d) = fields
+            .get("difference")
+            .and_then(|v| v.as_str())
+            .filter(|d| !err.to_string().contains(d))
+        {
             let _ = writeln!(e, "  {d}");
         }
         if let Some(win) = fields.get("window").and_then(|v| v.as_object()) {
