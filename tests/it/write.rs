@@ -289,6 +289,12 @@ fn a_corrupt_state_file_authorizes_nothing() {
     let out = env.json(&["edit", "f.txt", "--old", "a", "--new", "b"]);
     out.err("not_read", 3);
     assert_eq!(env.read("f.txt"), b"a\n");
+    // A fresh read recovers: the corrupt file is moved aside and the session works again.
+    let out = env.json(&["read", "f.txt"]);
+    out.ok();
+    assert!(out.j("warnings")[0].as_str().unwrap().contains("corrupt"));
+    env.json(&["edit", "f.txt", "--old", "a", "--new", "b"]).ok();
+    assert_eq!(env.read("f.txt"), b"b\n");
 }
 
 #[test]
