@@ -97,8 +97,7 @@ fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
     }
     if wants_json(args) {
         let op = guess_op(args);
-        let message = first_line(&err.to_string());
-        let e = Error::usage(message.trim_start_matches("error: ").to_string());
+        let e = Error::usage(one_line(&err.to_string()));
         output::print_json_error(op, &e, &[]);
     } else {
         let _ = err.print();
@@ -106,8 +105,16 @@ fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
     exit::USAGE
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").to_string()
+/// clap's message on one line: the error and its details, without the usage block.
+fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
 }
 
 fn wants_json(args: &[OsString]) -> bool {

@@ -68,11 +68,11 @@ pub struct GlobalArgs {
     pub root: Option<PathBuf>,
 
     /// Refuse every change (read_only).
-    #[arg(long, global = true, env = "QUILL_READ_ONLY")]
+    #[arg(long, global = true, env = "QUILL_READ_ONLY", value_parser = clap::builder::FalseyValueParser::new())]
     pub read_only: bool,
 
     /// Changes need a complete read (every line shown, none cut).
-    #[arg(long, global = true, env = "QUILL_STRICT")]
+    #[arg(long, global = true, env = "QUILL_STRICT", value_parser = clap::builder::FalseyValueParser::new())]
     pub strict: bool,
 
     /// Seconds to wait for a lock before lock_timeout [default: 30].

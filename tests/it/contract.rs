@@ -131,3 +131,40 @@ fn closed_stdout_is_a_quiet_success() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn usage_errors_in_json_name_what_is_missing() {
+    let env = TestEnv::new();
+    let out = env.json(&["read"]);
+    out.err("usage", 2);
+    assert!(
+        out.j("error")["message"]
+            .as_str()
+            .unwrap()
+            .contains("<PATH>"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn boolean_environment_variables_take_1_and_0() {
+    let env = TestEnv::new();
+    for (value, refused) in [
+        ("1", true),
+        ("true", true),
+        ("0", false),
+        ("false", false),
+        ("", false),
+    ] {
+        let mut c = env.command(["--json", "write", "x.txt", "--content", "x"]);
+        c.env("QUILL_READ_ONLY", value);
+        let out = run(c, None);
+        if refused {
+            out.err("read_only", 3);
+        } else {
+            out.ok();
+            std::fs::remove_file(env.path("x.txt")).unwrap();
+        }
+    }
+}

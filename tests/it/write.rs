@@ -293,7 +293,8 @@ fn a_corrupt_state_file_authorizes_nothing() {
     let out = env.json(&["read", "f.txt"]);
     out.ok();
     assert!(out.j("warnings")[0].as_str().unwrap().contains("corrupt"));
-    env.json(&["edit", "f.txt", "--old", "a", "--new", "b"]).ok();
+    env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
+        .ok();
     assert_eq!(env.read("f.txt"), b"b\n");
 }
 
