@@ -254,22 +254,23 @@ impl Pager {
         }
         let max_chars = self.spec.max_line_chars;
         if max_chars > 0 {
-            if self.cur_chars >= max_chars {
+            if self.cur_extra_chars > 0 {
+                // Already cut: only count what the display leaves out.
                 self.cur_extra_chars += count_chars(bytes);
                 return;
             }
-            // Keep bytes until max_chars characters have started.
-            let mut kept = 0;
+            // Keep bytes until a character beyond `max_chars` starts (a character's
+            // continuation bytes stay with it, even across chunks).
+            let mut kept = bytes.len();
             for (i, &b) in bytes.iter().enumerate() {
                 if is_char_start(b) {
                     if self.cur_chars == max_chars {
-                        self.cur.extend_from_slice(&bytes[..i]);
+                        kept = i;
                         self.cur_extra_chars += count_chars(&bytes[i..]);
-                        return;
+                        break;
                     }
                     self.cur_chars += 1;
                 }
-                kept = i + 1;
             }
             self.cur.extend_from_slice(&bytes[..kept]);
         } else {
@@ -530,6 +531,24 @@ mod tests {
         let page = p.finish();
         assert_eq!(page.line_ending, "crlf");
         assert_eq!(texts(&page), ["a\r\n", "b\r\n"]);
+    }
+
+    #[test]
+    fn a_cut_never_separates_continuation_bytes_across_chunks() {
+        let data = [
+            10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 10, 10, 13, 13, 10, 32, 13, 32, 13, 169,
+            13, 169,
+        ];
+        let s = PageSpec {
+            offset: 3,
+            limit: 12,
+            max_bytes: 22,
+            max_line_chars: 5,
+        };
+        let mut p = Pager::new(s);
+        p.feed(&data[..22]);
+        p.feed(&data[22..]);
+        assert_eq!(p.finish(), page_all(s, &data));
     }
 
     proptest! {

@@ -134,7 +134,11 @@ fn print_warnings(warnings: &[String]) {
 
 fn print_json(v: &Value) -> io::Result<()> {
     write_stdout(|w| {
-        serde_json::to_writer(&mut *w, v).map_err(io::Error::other)?;
+        // Keep the I/O error's kind (a closed pipe is a quiet success).
+        serde_json::to_writer(&mut *w, v).map_err(|e| {
+            e.io_error_kind()
+                .map_or_else(|| io::Error::other(e), io::Error::from)
+        })?;
         w.write_all(b"\n")
     })
 }
