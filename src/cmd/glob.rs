@@ -4,12 +4,13 @@
 //! directory; only the matches are stat'ed, and only for the mtime sort.
 
 use std::fs;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
+use rustix::fs::{AtFlags, Mode, OFlags};
 use serde::Serialize;
 
 use super::walk::{self, WalkOptions, WalkProblems, WalkSummary};
@@ -65,6 +66,8 @@ pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
         base: &base,
         matcher: &matcher,
         stat: args.sort == SortKey::Mtime,
+        order: order(args.sort),
+        follow: args.follow,
         max_walk: args.max_walk,
         problems: &problems,
         found: &found,
@@ -77,14 +80,9 @@ pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
         .into_iter()
         .flatten()
         .collect();
-    match args.sort {
-        SortKey::Mtime => all.sort_unstable_by(|a, b| {
-            b.mtime
-                .cmp(&a.mtime)
-                .then_with(|| walk::path_order(&a.path, &b.path))
-        }),
-        SortKey::Path => all.sort_unstable_by(|a, b| walk::path_order(&a.path, &b.path)),
-        SortKey::None => {}
+    // Each thread sorted its own run (in parallel); the stable sort merges the runs.
+    if let Some(order) = order(args.sort) {
+        all.sort_by(order);
     }
     let total = all.len();
     let (start, end, next_offset) = walk::page(total, args.offset, args.limit);
@@ -121,15 +119,33 @@ pub fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
         })
 }
 
+type Order = fn(&Found, &Found) -> std::cmp::Ordering;
+
+/// How to order the matches: newest first then by path, by path, or not at all.
+fn order(key: SortKey) -> Option<Order> {
+    match key {
+        SortKey::Mtime => Some(|a, b| {
+            b.mtime
+                .cmp(&a.mtime)
+                .then_with(|| walk::path_order(&a.path, &b.path))
+        }),
+        SortKey::Path => Some(|a, b| walk::path_order(&a.path, &b.path)),
+        SortKey::None => None,
+    }
+}
+
 struct Found {
     path: PathBuf,
-    mtime: SystemTime,
+    /// Modification time (seconds, nanoseconds); zero unless sorting by it.
+    mtime: (i64, i64),
 }
 
 struct Visitors<'a> {
     base: &'a Path,
     matcher: &'a GlobSet,
     stat: bool,
+    order: Option<Order>,
+    follow: bool,
     max_walk: usize,
     problems: &'a WalkProblems,
     found: &'a Mutex<Vec<Vec<Found>>>,
@@ -141,10 +157,13 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
             base: self.base,
             matcher: self.matcher,
             stat: self.stat,
+            order: self.order,
+            follow: self.follow,
             max_walk: self.max_walk,
             problems: self.problems,
             sink: self.found,
             found: Vec::new(),
+            dir: None,
         })
     }
 }
@@ -153,10 +172,16 @@ struct Visitor<'a> {
     base: &'a Path,
     matcher: &'a GlobSet,
     stat: bool,
+    order: Option<Order>,
+    follow: bool,
     max_walk: usize,
     problems: &'a WalkProblems,
     sink: &'a Mutex<Vec<Vec<Found>>>,
     found: Vec<Found>,
+    /// The directory of the last stat'ed match, kept open: a thread mostly visits the
+    /// entries of one directory in a row, and `fstatat` on a name is much cheaper than
+    /// `stat` on a long path.
+    dir: Option<(PathBuf, OwnedFd)>,
 }
 
 impl Visitor<'_> {
@@ -164,28 +189,65 @@ impl Visitor<'_> {
         if entry.file_type().is_none_or(|t| t.is_dir()) || walk::is_quill_temp(entry.file_name()) {
             return;
         }
-        let Ok(rel) = entry.path().strip_prefix(self.base) else {
+        // Entries are `base` joined with a relative path: cut the prefix as bytes (cheaper
+        // than `Path::strip_prefix`, which compares component by component).
+        let full = entry.path().as_os_str().as_encoded_bytes();
+        let skip = self.base.as_os_str().len() + usize::from(!self.base.ends_with("/"));
+        let Some(rel) = full
+            .get(skip..)
+            .filter(|_| full.starts_with(self.base.as_os_str().as_encoded_bytes()))
+        else {
             return;
         };
+        // SAFETY: `rel` is a suffix of an OsStr that starts right after a '/' (ASCII), so it
+        // is itself a valid OsStr encoding.
+        let rel = Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rel) });
         if !self.matcher.is_match_candidate(&Candidate::new(rel)) {
             return;
         }
         let mtime = if self.stat {
-            match entry.metadata() {
-                Ok(m) => m.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            match self.mtime(entry.path()) {
+                Some(t) => t,
                 // Vanished or unreadable since the directory was listed: skip it.
-                Err(err) => {
-                    self.problems.record(&err);
-                    return;
-                }
+                None => return,
             }
         } else {
-            SystemTime::UNIX_EPOCH
+            (0, 0)
         };
         self.found.push(Found {
             path: entry.into_path(),
             mtime,
         });
+    }
+}
+
+impl Visitor<'_> {
+    fn mtime(&mut self, path: &Path) -> Option<(i64, i64)> {
+        let (parent, name) = (path.parent()?, path.file_name()?);
+        if self.dir.as_ref().is_none_or(|(d, _)| d != parent) {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            self.dir = rustix::fs::open(parent, flags, Mode::empty())
+                .ok()
+                .map(|fd| (parent.to_path_buf(), fd));
+        }
+        let at = if self.follow {
+            AtFlags::empty()
+        } else {
+            AtFlags::SYMLINK_NOFOLLOW
+        };
+        let st = match &self.dir {
+            Some((_, fd)) => rustix::fs::statat(fd, name, at),
+            None => rustix::fs::statat(rustix::fs::CWD, path, at),
+        };
+        match st {
+            Ok(st) => Some((st.st_mtime, st.st_mtime_nsec as i64)),
+            Err(e) => {
+                if e != rustix::io::Errno::NOENT {
+                    self.problems.unreadable_file(path);
+                }
+                None
+            }
+        }
     }
 }
 
@@ -204,6 +266,9 @@ impl ParallelVisitor for Visitor<'_> {
 
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
+        if let Some(order) = self.order {
+            self.found.sort_unstable_by(order);
+        }
         if let Ok(mut all) = self.sink.lock() {
             all.push(std::mem::take(&mut self.found));
         }

@@ -198,7 +198,7 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
         .into_iter()
         .flatten()
         .collect();
-    files.sort_unstable_by(|a, b| walk::path_order(&a.path, &b.path));
+    files.sort_by(|a, b| walk::path_order(&a.path, &b.path));
     files.dedup_by(|a, b| a.path == b.path);
 
     let total = match args.mode {
@@ -557,6 +557,9 @@ impl ParallelVisitor for Worker<'_> {
 
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
+        // Sort this thread's run here, in parallel; the final stable sort merges the runs.
+        self.files
+            .sort_unstable_by(|a, b| walk::path_order(&a.path, &b.path));
         if let Ok(mut all) = self.shared.results.lock() {
             all.push(std::mem::take(&mut self.files));
         }

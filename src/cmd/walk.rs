@@ -194,7 +194,15 @@ pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
         a.as_os_str().as_encoded_bytes(),
         b.as_os_str().as_encoded_bytes(),
     );
-    let n = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let common = a.len().min(b.len());
+    // Paths below one directory share a long prefix: skip it eight bytes at a time.
+    let mut n = 0;
+    while n + 8 <= common && a[n..n + 8] == b[n..n + 8] {
+        n += 8;
+    }
+    while n < common && a[n] == b[n] {
+        n += 1;
+    }
     let key = |s: &[u8]| s.get(n).map(|&c| if c == b'/' { 0 } else { c });
     match (key(a), key(b)) {
         (Some(x), Some(y)) => x.cmp(&y),

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::Path;
 
 use crate::app::Context;
 use crate::cmd::glob::GlobReport;
@@ -21,7 +22,9 @@ pub fn render_glob(
 ) -> io::Result<()> {
     let sep: &[u8] = if r.null { b"\0" } else { b"\n" };
     for f in &r.files {
-        write!(w, "{}{}{}", p.bold, display(&ctx.cwd, f), p.reset)?;
+        w.write_all(p.bold.as_bytes())?;
+        w.write_all(shown_bytes(&ctx.cwd, f))?;
+        w.write_all(p.reset.as_bytes())?;
         w.write_all(sep)?;
     }
     page_note(w, r.offset, r.files.len(), r.total, r.next_offset, "files")
@@ -60,6 +63,18 @@ pub fn render_grep(
         0
     };
     page_note(w, s.offset, shown, r.total, s.next_offset, noun(s))
+}
+
+/// `paths::display` as raw bytes, without an allocation per path (a file name need not be
+/// UTF-8): relative to `cwd` when below it, else absolute.
+fn shown_bytes<'a>(cwd: &Path, path: &'a Path) -> &'a [u8] {
+    let full = path.as_os_str().as_encoded_bytes();
+    let base = cwd.as_os_str().as_encoded_bytes();
+    match full.strip_prefix(base) {
+        Some(rest) if base == b"/" && !rest.is_empty() => rest,
+        Some([b'/', rest @ ..]) if !rest.is_empty() => rest,
+        _ => full,
+    }
 }
 
 fn noun(s: &SearchResult) -> &'static str {
