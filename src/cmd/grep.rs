@@ -79,7 +79,7 @@ pub struct GrepMatch {
     pub end_line: Option<u64>,
     /// 1-based byte column of the first match in the line.
     pub column: usize,
-    pub text: String,
+    pub text: Text,
     pub before: Vec<ContextLine>,
     pub after: Vec<ContextLine>,
     /// Byte spans of the matches in `text`, for coloring (text output only).
@@ -90,7 +90,29 @@ pub struct GrepMatch {
 #[derive(Debug, Serialize)]
 pub struct ContextLine {
     pub line: u64,
-    pub text: String,
+    pub text: Text,
+}
+
+/// A line's display text: a slice of its file's shared text arena, so a page of many
+/// matches is not copied line by line.
+#[derive(Debug, Clone)]
+pub struct Text {
+    arena: Arc<str>,
+    start: usize,
+    end: usize,
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.arena[self.start..self.end]
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self)
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -180,6 +202,9 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
         mode: args.mode,
         need,
         after,
+        multiline: args.multiline,
+        max_columns: args.max_columns,
+        want_column: ctx.format == crate::output::Format::Json,
         follow: args.follow,
         max_walk: args.max_walk,
         problems: WalkProblems::default(),
@@ -242,11 +267,9 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
                 matcher: &shared.matcher,
                 before: before as u64,
                 after: after as u64,
-                max_columns: args.max_columns,
-                column: ctx.format == crate::output::Format::Json,
                 spans: ctx.color,
             };
-            result.matches = Some(content_page(&files, start, end, &shape));
+            result.matches = Some(content_page(files, start, end, &shape));
         }
     }
     let heading = args.heading
@@ -376,6 +399,9 @@ struct Shared {
     mode: GrepMode,
     need: usize,
     after: usize,
+    multiline: bool,
+    max_columns: usize,
+    want_column: bool,
     follow: bool,
     max_walk: usize,
     problems: WalkProblems,
@@ -393,18 +419,32 @@ struct FileResult {
     lines: Option<Box<FileLines>>,
 }
 
-/// One file's stored match and context lines, in line order, text in one arena.
-#[derive(Default)]
+/// One file's stored match and context lines, in line order, their display text in one
+/// arena (decoded and cut by the worker threads, in parallel).
 struct FileLines {
-    arena: Vec<u8>,
+    arena: Arc<str>,
     recs: Vec<LineRec>,
 }
 
+/// The collector's growing buffers for the file being searched.
+#[derive(Default)]
+struct LineBuffers {
+    arena: String,
+    recs: Vec<LineRec>,
+}
+
+#[derive(Clone)]
 struct LineRec {
     line: u64,
     end_line: u64,
+    /// The display text in the arena: the line without its terminator, lossily decoded,
+    /// cut after `max_columns` bytes with a marker.
     start: usize,
     end: usize,
+    /// Bytes of the text before the marker (match spans beyond it are not shown).
+    shown: usize,
+    /// The 1-based byte column of the first match (JSON only, else 0).
+    column: usize,
     /// A match that is an entry of the result (the first `need` matches of the file).
     entry: bool,
 }
@@ -494,8 +534,13 @@ impl Worker<'_> {
         if self.sink.count == 0 {
             return;
         }
-        let lines = (self.shared.mode == GrepMode::Content)
-            .then(|| Box::new(std::mem::take(&mut self.sink.lines)));
+        let lines = (self.shared.mode == GrepMode::Content).then(|| {
+            // Exact-size copies; the collector keeps its grown buffers for the next file.
+            Box::new(FileLines {
+                arena: self.sink.lines.arena.as_str().into(),
+                recs: self.sink.lines.recs.clone(),
+            })
+        });
         let entries = self.sink.stored_entries;
         let index = self.files.len();
         let path = entry.into_path();
@@ -577,12 +622,21 @@ struct Collector {
     /// Keep lines up to here (the after-context of the last stored entry).
     keep_until: u64,
     binary: bool,
-    lines: FileLines,
+    lines: LineBuffers,
+    multiline: bool,
+    max_columns: usize,
+    /// Set when JSON needs `column` for lines stored only in part.
+    column_matcher: Option<RegexMatcher>,
 }
 
 impl Collector {
     fn reset(&mut self, shared: &Shared) {
         self.mode = Some(shared.mode);
+        self.multiline = shared.multiline;
+        self.max_columns = shared.max_columns;
+        if shared.want_column && self.column_matcher.is_none() {
+            self.column_matcher = Some(shared.matcher.clone());
+        }
         self.need = shared.need;
         self.after = shared.after as u64;
         self.count = 0;
@@ -594,16 +648,26 @@ impl Collector {
     }
 
     fn store(&mut self, line: u64, bytes: &[u8], entry: bool) {
+        let mut body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        body = body.strip_suffix(b"\r").unwrap_or(body);
+        let extra = if self.multiline {
+            memchr::memchr_iter(b'\n', body).count() as u64
+        } else {
+            0
+        };
+        let column = match &self.column_matcher {
+            Some(m) if entry => first_column(m, body),
+            _ => 0,
+        };
         let start = self.lines.arena.len();
-        self.lines.arena.extend_from_slice(bytes);
-        let extra = bytes
-            .strip_suffix(b"\n")
-            .map_or(0, |b| memchr::memchr_iter(b'\n', b).count() as u64);
+        let shown = push_display(&mut self.lines.arena, body, self.max_columns);
         self.lines.recs.push(LineRec {
             line,
             end_line: line + extra,
             start,
             end: self.lines.arena.len(),
+            shown,
+            column,
             entry,
         });
     }
@@ -659,15 +723,14 @@ struct Shape<'a> {
     matcher: &'a RegexMatcher,
     before: u64,
     after: u64,
-    max_columns: usize,
-    /// Compute `column` (JSON).
-    column: bool,
     /// Compute match spans (colored text).
     spans: bool,
 }
 
 /// Entries `[start, end)` of the sorted result, built from the stored lines.
-fn content_page(files: &[FileResult], start: usize, end: usize, shape: &Shape) -> Vec<GrepMatch> {
+/// Each file's stored lines are dropped as soon as its entries are built, so the text is
+/// not held twice.
+fn content_page(files: Vec<FileResult>, start: usize, end: usize, shape: &Shape) -> Vec<GrepMatch> {
     let mut out = Vec::with_capacity(end - start);
     let mut first = 0usize;
     for f in files {
@@ -696,7 +759,11 @@ fn file_entries(
     out: &mut Vec<GrepMatch>,
 ) {
     let recs = &lines.recs;
-    let bytes = |r: &LineRec| &lines.arena[r.start..r.end];
+    let text = |r: &LineRec| Text {
+        arena: Arc::clone(&lines.arena),
+        start: r.start,
+        end: r.end,
+    };
     let mut k = 0usize;
     for (i, r) in recs.iter().enumerate() {
         if !r.entry {
@@ -710,7 +777,6 @@ fn file_entries(
         if this >= wanted.end {
             break;
         }
-        let raw = bytes(r);
         let mut before = Vec::new();
         let mut j = i;
         while shape.before > 0 && j > 0 && recs[j - 1].line + shape.before >= r.line {
@@ -718,7 +784,10 @@ fn file_entries(
         }
         for c in &recs[j..i] {
             if c.end_line < r.line {
-                before.push(context_line(c.line, bytes(c), shape.max_columns));
+                before.push(ContextLine {
+                    line: c.line,
+                    text: text(c),
+                });
             }
         }
         let mut after = Vec::new();
@@ -727,25 +796,18 @@ fn file_entries(
                 if c.line > r.end_line + shape.after {
                     break;
                 }
-                after.push(context_line(c.line, bytes(c), shape.max_columns));
+                after.push(ContextLine {
+                    line: c.line,
+                    text: text(c),
+                });
             }
         }
-        let column = if shape.column {
-            shape
-                .matcher
-                .find(raw)
-                .ok()
-                .flatten()
-                .map_or(1, |m| m.start() + 1)
-        } else {
-            0
-        };
-        let (text, cut_at) = display_text(raw, shape.max_columns);
+        let shown = text(r);
         let mut spans = Vec::new();
         if shape.spans {
-            let _ = shape.matcher.find_iter(raw, |m| {
-                if m.start() < cut_at && m.end() > m.start() {
-                    spans.push((m.start(), m.end().min(cut_at)));
+            let _ = shape.matcher.find_iter(shown.as_bytes(), |m| {
+                if m.start() < r.shown && m.end() > m.start() {
+                    spans.push((m.start(), m.end().min(r.shown)));
                 }
                 true
             });
@@ -754,8 +816,8 @@ fn file_entries(
             path: Arc::clone(path),
             line: r.line,
             end_line: (r.end_line > r.line).then_some(r.end_line),
-            column,
-            text,
+            column: r.column,
+            text: shown,
             before,
             after,
             spans,
@@ -763,30 +825,37 @@ fn file_entries(
     }
 }
 
-fn context_line(line: u64, bytes: &[u8], max_columns: usize) -> ContextLine {
-    ContextLine {
-        line,
-        text: display_text(bytes, max_columns).0,
-    }
+fn first_column(matcher: &RegexMatcher, line: &[u8]) -> usize {
+    matcher
+        .find(line)
+        .ok()
+        .flatten()
+        .map_or(1, |m| m.start() + 1)
 }
 
-/// The line without its terminator, lossily decoded, cut after `max_columns` bytes (on a
-/// character boundary) with a marker saying how much was left out. Also returns the byte
-/// length of the raw line that is shown, so match spans can be clipped.
-fn display_text(raw: &[u8], max_columns: usize) -> (String, usize) {
-    let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
-    line = line.strip_suffix(b"\r").unwrap_or(line);
-    if max_columns == 0 || line.len() <= max_columns {
-        return (String::from_utf8_lossy(line).into_owned(), line.len());
+/// Append the line (without terminator) for display: lossily decoded, cut after
+/// `max_columns` bytes (0 = no cap) on a character boundary with a marker saying how much
+/// was left out. Returns the length of the text before the marker.
+fn push_display(out: &mut String, body: &[u8], max_columns: usize) -> usize {
+    let before = out.len();
+    let mut cut = body.len();
+    if max_columns > 0 && body.len() > max_columns {
+        cut = max_columns;
+        // Back up to a UTF-8 boundary (a continuation byte is 0b10xx_xxxx).
+        while cut > 0 && (body[cut] & 0xC0) == 0x80 {
+            cut -= 1;
+        }
     }
-    let mut cut = max_columns;
-    // Back up to a UTF-8 boundary (a continuation byte is 0b10xx_xxxx).
-    while cut > 0 && (line[cut] & 0xC0) == 0x80 {
-        cut -= 1;
+    match std::str::from_utf8(&body[..cut]) {
+        Ok(t) => out.push_str(t),
+        Err(_) => out.push_str(&String::from_utf8_lossy(&body[..cut])),
     }
-    let mut text = String::from_utf8_lossy(&line[..cut]).into_owned();
-    text.push_str(&format!(" […{} more bytes]", line.len() - cut));
-    (text, cut)
+    let shown = out.len() - before;
+    if cut < body.len() {
+        use std::fmt::Write as _;
+        let _ = write!(out, " […{} more bytes]", body.len() - cut);
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -795,11 +864,18 @@ mod tests {
 
     #[test]
     fn cut_on_char_boundary_with_marker() {
-        let (t, n) = display_text("aé b\n".as_bytes(), 2);
-        assert_eq!(t, "a […4 more bytes]");
-        assert_eq!(n, 1);
-        assert_eq!(display_text(b"abc\r\n", 500).0, "abc");
-        assert_eq!(display_text(b"abc", 0).0, "abc");
+        let show = |b: &[u8], max| {
+            let mut s = String::new();
+            let n = push_display(&mut s, b, max);
+            (s, n)
+        };
+        assert_eq!(
+            show("aé b".as_bytes(), 2),
+            ("a […4 more bytes]".to_string(), 1)
+        );
+        assert_eq!(show(b"abc", 500), ("abc".to_string(), 3));
+        assert_eq!(show(b"abcd", 0), ("abcd".to_string(), 4));
+        assert_eq!(show(b"a\xffb", 0), ("a\u{fffd}b".to_string(), 5));
     }
 
     #[test]

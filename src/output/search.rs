@@ -152,6 +152,15 @@ fn file_lines(
     view: &View,
     p: &Palette,
 ) -> io::Result<()> {
+    if !view.context && matches.iter().all(|m| m.end_line.is_none()) {
+        // The common case: one line per match, nothing shared; no map needed.
+        for m in matches {
+            line_prefix(w, path, m.line, b':', view, p)?;
+            write_highlighted(w, &m.text, &m.spans, p)?;
+            w.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
     let mut lines: BTreeMap<u64, Printed> = BTreeMap::new();
     for m in matches {
         for c in m.before.iter().chain(&m.after) {
@@ -180,15 +189,45 @@ fn file_lines(
             writeln!(w, "{}--{}", p.dim, p.reset)?;
         }
         last = Some(n);
-        let sep = if l.is_match { ':' } else { '-' };
-        if !view.heading {
-            write!(w, "{}{path}{}{sep}", p.magenta, p.reset)?;
-        }
-        if view.line_numbers {
-            write!(w, "{}{n}{}{sep}", p.green, p.reset)?;
-        }
+        let sep = if l.is_match { b':' } else { b'-' };
+        line_prefix(w, path, n, sep, view, p)?;
         write_highlighted(w, l.text, l.spans, p)?;
-        writeln!(w)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// `path:` (without headings) and `line:` (with line numbers), `-` for context lines.
+fn line_prefix(
+    w: &mut dyn Write,
+    path: &str,
+    n: u64,
+    sep: u8,
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    if !view.heading {
+        w.write_all(p.magenta.as_bytes())?;
+        w.write_all(path.as_bytes())?;
+        w.write_all(p.reset.as_bytes())?;
+        w.write_all(&[sep])?;
+    }
+    if view.line_numbers {
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        w.write_all(p.green.as_bytes())?;
+        w.write_all(&buf[i..])?;
+        w.write_all(p.reset.as_bytes())?;
+        w.write_all(&[sep])?;
     }
     Ok(())
 }
