@@ -734,6 +734,10 @@ fn grep_count_and_files_modes() {
         out.stdout,
         "docs/readme.md\nsrc/lib.rs\nsrc/main.rs\nsrc/util/mod.rs\ntop.rs\n"
     );
+    let out = env.run(&["grep", "needle", "src", "--mode", "files", "-0"]);
+    assert_eq!(out.stdout, "src/lib.rs\0src/main.rs\0src/util/mod.rs\0");
+    let out = env.run(&["grep", "needle", "src/main.rs", "-0"]);
+    assert_eq!(out.stdout, "src/main.rs\x003:    needle(x);\n");
 }
 
 #[test]

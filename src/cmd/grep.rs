@@ -133,6 +133,8 @@ pub struct View {
     pub heading: bool,
     pub line_numbers: bool,
     pub context: bool,
+    /// `-0`: a NUL after each path instead of `:` or a newline.
+    pub null: bool,
 }
 
 fn ser_path<S: Serializer>(p: &Arc<Path>, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -284,6 +286,7 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
             heading,
             line_numbers: !args.no_line_number,
             context: content && (before > 0 || after > 0),
+            null: args.null,
         },
     }))
 }

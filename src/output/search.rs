@@ -47,13 +47,15 @@ pub fn render_grep(
     };
     let shown = if let Some(files) = &s.files {
         for f in files {
-            writeln!(w, "{}{}{}", p.magenta, display(&ctx.cwd, f), p.reset)?;
+            write!(w, "{}{}{}", p.magenta, display(&ctx.cwd, f), p.reset)?;
+            w.write_all(if r.view.null { b"\0" } else { b"\n" })?;
         }
         files.len()
     } else if let Some(counts) = &s.counts {
         for c in counts {
             let path = display(&ctx.cwd, &c.path);
-            writeln!(w, "{}{path}{}:{}", p.magenta, p.reset, c.count)?;
+            let sep = if r.view.null { '\0' } else { ':' };
+            writeln!(w, "{}{path}{}{sep}{}", p.magenta, p.reset, c.count)?;
         }
         counts.len()
     } else if let Some(matches) = &s.matches {
@@ -210,7 +212,7 @@ fn line_prefix(
         w.write_all(p.magenta.as_bytes())?;
         w.write_all(path.as_bytes())?;
         w.write_all(p.reset.as_bytes())?;
-        w.write_all(&[sep])?;
+        w.write_all(&[if view.null { 0 } else { sep }])?;
     }
     if view.line_numbers {
         let mut buf = [0u8; 20];
