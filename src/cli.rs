@@ -395,6 +395,9 @@ pub struct GrepArgs {
     /// Prefix every line with its path.
     #[arg(long, overrides_with = "heading")]
     pub no_heading: bool,
+    /// Follow each path with NUL instead of `:` or a newline (text output), for xargs -0.
+    #[arg(short = '0', long = "null")]
+    pub null: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

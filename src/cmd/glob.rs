@@ -1,15 +1,276 @@
-//! `quill glob`: not implemented yet (see the issue tracker).
+//! `quill glob PATTERN [PATH]` (SPEC §3.5): list the files below PATH whose path relative to
+//! PATH matches a globset pattern, walking in parallel with ripgrep's ignore rules, then sort
+//! (newest first by default) and page. It never opens a file and never touches the state
+//! directory; only the matches are stat'ed, and only for the mtime sort.
 
+use std::fs;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
+use rustix::fs::{AtFlags, Mode, OFlags};
+use serde::Serialize;
+
+use super::walk::{self, WalkOptions, WalkProblems, WalkSummary};
 use crate::app::Context;
-use crate::error::Result;
+use crate::cli::{GlobArgs, SortKey};
+use crate::error::{Error, Result};
 use crate::output::Report;
 
-pub fn run(_ctx: &Context, _args: &crate::cli::GlobArgs) -> Result<Report> {
-    Err(super::not_implemented("glob"))
-}
-
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GlobReport {
+    /// Absolute paths of this page.
+    pub files: Vec<PathBuf>,
     pub total: usize,
+    pub truncated: bool,
+    pub next_offset: Option<usize>,
+    pub offset: usize,
+    #[serde(flatten)]
+    pub walk: WalkSummary,
+    /// Text output: NUL-separated (`-0`).
+    #[serde(skip)]
+    pub null: bool,
+}
+
+pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
+    let matcher = compile(&args.pattern, args.ignore_case)?;
+    let dir = crate::paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.path)?;
+    if !dir.exists {
+        return Err(Error::NotFound {
+            similar: crate::paths::similar_names(&dir.requested),
+            path: dir.requested,
+        });
+    }
+    let base = dir.target;
+    if !base.is_dir() {
+        return Err(Error::invalid_argument(format!(
+            "{} is not a directory; glob searches below a directory",
+            base.display()
+        )));
+    }
+    // An unreadable PATH is an error; unreadable directories below it are only listed.
+    fs::read_dir(&base).map_err(|e| Error::io("read the directory", &base, e))?;
+
+    let opts = WalkOptions {
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+        follow: args.follow,
+    };
+    let walker = walk::builder(std::slice::from_ref(&base), &opts, ctx.root.as_ref());
+    let problems = WalkProblems::default();
+    let found: Mutex<Vec<Vec<Found>>> = Mutex::new(Vec::new());
+    let mut visitors = Visitors {
+        base: &base,
+        matcher: &matcher,
+        stat: args.sort == SortKey::Mtime,
+        order: order(args.sort),
+        follow: args.follow,
+        max_walk: args.max_walk,
+        problems: &problems,
+        found: &found,
+    };
+    walker.build_parallel().visit(&mut visitors);
+
+    let mut all: Vec<Found> = found
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    // Each thread sorted its own run (in parallel); the stable sort merges the runs.
+    if let Some(order) = order(args.sort) {
+        all.sort_by(order);
+    }
+    let total = all.len();
+    let (start, end, next_offset) = walk::page(total, args.offset, args.limit);
+    let files: Vec<PathBuf> = all.drain(start..end).map(|f| f.path).collect();
+    Ok(Report::Glob(GlobReport {
+        files,
+        total,
+        truncated: next_offset.is_some(),
+        next_offset,
+        offset: args.offset,
+        walk: problems.finish(ctx),
+        null: args.null,
+    }))
+}
+
+/// Compile PATTERN with globset: `*` and `?` stay within one path component, `**` crosses.
+pub fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
+    let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
+    let glob = GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .case_insensitive(ignore_case)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| Error::InvalidPattern {
+            message: e.kind().to_string(),
+            position: None,
+        })?;
+    GlobSetBuilder::new()
+        .add(glob)
+        .build()
+        .map_err(|e| Error::InvalidPattern {
+            message: e.to_string(),
+            position: None,
+        })
+}
+
+type Order = fn(&Found, &Found) -> std::cmp::Ordering;
+
+/// How to order the matches: newest first then by path, by path, or not at all.
+fn order(key: SortKey) -> Option<Order> {
+    match key {
+        SortKey::Mtime => Some(|a, b| {
+            b.mtime
+                .cmp(&a.mtime)
+                .then_with(|| walk::path_order(&a.path, &b.path))
+        }),
+        SortKey::Path => Some(|a, b| walk::path_order(&a.path, &b.path)),
+        SortKey::None => None,
+    }
+}
+
+struct Found {
+    path: PathBuf,
+    /// Modification time (seconds, nanoseconds); zero unless sorting by it.
+    mtime: (i64, i64),
+}
+
+struct Visitors<'a> {
+    base: &'a Path,
+    matcher: &'a GlobSet,
+    stat: bool,
+    order: Option<Order>,
+    follow: bool,
+    max_walk: usize,
+    problems: &'a WalkProblems,
+    found: &'a Mutex<Vec<Vec<Found>>>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor {
+            base: self.base,
+            matcher: self.matcher,
+            stat: self.stat,
+            order: self.order,
+            follow: self.follow,
+            max_walk: self.max_walk,
+            problems: self.problems,
+            sink: self.found,
+            found: Vec::new(),
+            dir: None,
+        })
+    }
+}
+
+struct Visitor<'a> {
+    base: &'a Path,
+    matcher: &'a GlobSet,
+    stat: bool,
+    order: Option<Order>,
+    follow: bool,
+    max_walk: usize,
+    problems: &'a WalkProblems,
+    sink: &'a Mutex<Vec<Vec<Found>>>,
+    found: Vec<Found>,
+    /// The directory of the last stat'ed match, kept open: a thread mostly visits the
+    /// entries of one directory in a row, and `fstatat` on a name is much cheaper than
+    /// `stat` on a long path.
+    dir: Option<(PathBuf, OwnedFd)>,
+}
+
+impl Visitor<'_> {
+    fn consider(&mut self, entry: DirEntry) {
+        if entry.file_type().is_none_or(|t| t.is_dir()) || walk::is_quill_temp(entry.file_name()) {
+            return;
+        }
+        // Entries are `base` joined with a relative path: cut the prefix as bytes (cheaper
+        // than `Path::strip_prefix`, which compares component by component).
+        let full = entry.path().as_os_str().as_encoded_bytes();
+        let skip = self.base.as_os_str().len() + usize::from(!self.base.ends_with("/"));
+        let Some(rel) = full
+            .get(skip..)
+            .filter(|_| full.starts_with(self.base.as_os_str().as_encoded_bytes()))
+        else {
+            return;
+        };
+        // SAFETY: `rel` is a suffix of an OsStr that starts right after a '/' (ASCII), so it
+        // is itself a valid OsStr encoding.
+        let rel = Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rel) });
+        if !self.matcher.is_match_candidate(&Candidate::new(rel)) {
+            return;
+        }
+        let mtime = if self.stat {
+            match self.mtime(entry.path()) {
+                Some(t) => t,
+                // Vanished or unreadable since the directory was listed: skip it.
+                None => return,
+            }
+        } else {
+            (0, 0)
+        };
+        self.found.push(Found {
+            path: entry.into_path(),
+            mtime,
+        });
+    }
+}
+
+impl Visitor<'_> {
+    fn mtime(&mut self, path: &Path) -> Option<(i64, i64)> {
+        let (parent, name) = (path.parent()?, path.file_name()?);
+        if self.dir.as_ref().is_none_or(|(d, _)| d != parent) {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            self.dir = rustix::fs::open(parent, flags, Mode::empty())
+                .ok()
+                .map(|fd| (parent.to_path_buf(), fd));
+        }
+        let at = if self.follow {
+            AtFlags::empty()
+        } else {
+            AtFlags::SYMLINK_NOFOLLOW
+        };
+        let st = match &self.dir {
+            Some((_, fd)) => rustix::fs::statat(fd, name, at),
+            None => rustix::fs::statat(rustix::fs::CWD, path, at),
+        };
+        match st {
+            Ok(st) => Some((st.st_mtime, st.st_mtime_nsec as i64)),
+            Err(e) => {
+                if e != rustix::io::Errno::NOENT {
+                    self.problems.unreadable_file(path);
+                }
+                None
+            }
+        }
+    }
+}
+
+impl ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: std::result::Result<DirEntry, ignore::Error>) -> WalkState {
+        if !self.problems.visit(self.max_walk) {
+            return WalkState::Quit;
+        }
+        match entry {
+            Ok(entry) => self.consider(entry),
+            Err(err) => self.problems.record(&err),
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        if let Some(order) = self.order {
+            self.found.sort_unstable_by(order);
+        }
+        if let Ok(mut all) = self.sink.lock() {
+            all.push(std::mem::take(&mut self.found));
+        }
+    }
 }

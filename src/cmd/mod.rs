@@ -15,6 +15,7 @@ pub mod read;
 pub mod state;
 pub mod transfer;
 pub mod undo;
+pub mod walk;
 pub mod write;
 
 /// `fileAccess` of the JSON envelope: which file a result showed or changed.

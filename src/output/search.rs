@@ -1,26 +1,256 @@
-//! Text rendering of `glob` and `grep` results, shaped like fd's and ripgrep's output.
+//! Text rendering of `glob` and `grep` results, shaped like fd's and ripgrep's output: one
+//! path per line (or NUL-separated with `-0`); `path:line:text` without headings, or a path
+//! heading followed by `line:text` lines; context lines with `-` and `--` between groups.
+//! Paths are relative to the current directory when below it. A note on stderr says when a
+//! page is not the whole result.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::Path;
 
 use crate::app::Context;
 use crate::cmd::glob::GlobReport;
-use crate::cmd::grep::GrepReport;
+use crate::cmd::grep::{GrepBody, GrepMatch, GrepReport, SearchResult, View};
 use crate::output::text::Palette;
+use crate::paths::display;
 
 pub fn render_glob(
-    _w: &mut dyn Write,
-    _ctx: &Context,
-    _r: &GlobReport,
-    _p: &Palette,
+    w: &mut dyn Write,
+    ctx: &Context,
+    r: &GlobReport,
+    p: &Palette,
 ) -> io::Result<()> {
-    Ok(())
+    let sep: &[u8] = if r.null { b"\0" } else { b"\n" };
+    for f in &r.files {
+        w.write_all(p.bold.as_bytes())?;
+        w.write_all(shown_bytes(&ctx.cwd, f))?;
+        w.write_all(p.reset.as_bytes())?;
+        w.write_all(sep)?;
+    }
+    page_note(w, r.offset, r.files.len(), r.total, r.next_offset, "files")
 }
 
 pub fn render_grep(
-    _w: &mut dyn Write,
-    _ctx: &Context,
-    _r: &GrepReport,
-    _p: &Palette,
+    w: &mut dyn Write,
+    ctx: &Context,
+    r: &GrepReport,
+    p: &Palette,
 ) -> io::Result<()> {
+    let s = match &r.body {
+        GrepBody::Types { types } => {
+            for t in types {
+                writeln!(w, "{}: {}", t.name, t.globs.join(", "))?;
+            }
+            return Ok(());
+        }
+        GrepBody::Search(s) => s,
+    };
+    let shown = if let Some(files) = &s.files {
+        for f in files {
+            write!(w, "{}{}{}", p.magenta, display(&ctx.cwd, f), p.reset)?;
+            w.write_all(if r.view.null { b"\0" } else { b"\n" })?;
+        }
+        files.len()
+    } else if let Some(counts) = &s.counts {
+        for c in counts {
+            let path = display(&ctx.cwd, &c.path);
+            let sep = if r.view.null { '\0' } else { ':' };
+            writeln!(w, "{}{path}{}{sep}{}", p.magenta, p.reset, c.count)?;
+        }
+        counts.len()
+    } else if let Some(matches) = &s.matches {
+        content(w, ctx, matches, &r.view, p)?;
+        matches.len()
+    } else {
+        0
+    };
+    page_note(w, s.offset, shown, r.total, s.next_offset, noun(s))
+}
+
+/// `paths::display` as raw bytes, without an allocation per path (a file name need not be
+/// UTF-8): relative to `cwd` when below it, else absolute.
+fn shown_bytes<'a>(cwd: &Path, path: &'a Path) -> &'a [u8] {
+    let full = path.as_os_str().as_encoded_bytes();
+    let base = cwd.as_os_str().as_encoded_bytes();
+    match full.strip_prefix(base) {
+        Some(rest) if base == b"/" && !rest.is_empty() => rest,
+        Some([b'/', rest @ ..]) if !rest.is_empty() => rest,
+        _ => full,
+    }
+}
+
+fn noun(s: &SearchResult) -> &'static str {
+    if s.matches.is_some() {
+        "matches"
+    } else {
+        "files"
+    }
+}
+
+/// Say on stderr which part of the result this page is, when it is not all of it.
+fn page_note(
+    w: &mut dyn Write,
+    offset: usize,
+    shown: usize,
+    total: usize,
+    next: Option<usize>,
+    what: &str,
+) -> io::Result<()> {
+    if let Some(next) = next {
+        w.flush()?;
+        let first = if shown == 0 { offset } else { offset + 1 };
+        eprintln!(
+            "quill: showing {first}-{} of {total} {what}; next page: --offset {next}",
+            offset + shown
+        );
+    }
     Ok(())
+}
+
+/// A line of one file as printed: its text and whether it is a match (else context).
+struct Printed<'a> {
+    text: &'a str,
+    spans: &'a [(usize, usize)],
+    is_match: bool,
+}
+
+fn content(
+    w: &mut dyn Write,
+    ctx: &Context,
+    matches: &[GrepMatch],
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    let mut i = 0;
+    let mut first_file = true;
+    while i < matches.len() {
+        let path = &matches[i].path;
+        let mut j = i;
+        while j < matches.len() && &matches[j].path == path {
+            j += 1;
+        }
+        let shown = display(&ctx.cwd, path);
+        if view.heading {
+            if !first_file {
+                writeln!(w)?;
+            }
+            writeln!(w, "{}{shown}{}", p.magenta, p.reset)?;
+        } else if view.context && !first_file {
+            writeln!(w, "{}--{}", p.dim, p.reset)?;
+        }
+        first_file = false;
+        file_lines(w, &shown, &matches[i..j], view, p)?;
+        i = j;
+    }
+    Ok(())
+}
+
+/// One file's lines in order; context shared by neighboring matches printed once, `--`
+/// between groups that are not adjacent.
+fn file_lines(
+    w: &mut dyn Write,
+    path: &str,
+    matches: &[GrepMatch],
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    if !view.context && matches.iter().all(|m| m.end_line.is_none()) {
+        // The common case: one line per match, nothing shared; no map needed.
+        for m in matches {
+            line_prefix(w, path, m.line, b':', view, p)?;
+            write_highlighted(w, &m.text, &m.spans, p)?;
+            w.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    let mut lines: BTreeMap<u64, Printed> = BTreeMap::new();
+    for m in matches {
+        for c in m.before.iter().chain(&m.after) {
+            lines.entry(c.line).or_insert(Printed {
+                text: &c.text,
+                spans: &[],
+                is_match: false,
+            });
+        }
+        // A multi-line match prints each of its lines with its own number.
+        for (k, part) in m.text.split('\n').enumerate() {
+            let spans: &[(usize, usize)] = if k == 0 { &m.spans } else { &[] };
+            lines.insert(
+                m.line + k as u64,
+                Printed {
+                    text: part,
+                    spans,
+                    is_match: true,
+                },
+            );
+        }
+    }
+    let mut last: Option<u64> = None;
+    for (n, l) in lines {
+        if view.context && last.is_some_and(|last| n > last + 1) {
+            writeln!(w, "{}--{}", p.dim, p.reset)?;
+        }
+        last = Some(n);
+        let sep = if l.is_match { b':' } else { b'-' };
+        line_prefix(w, path, n, sep, view, p)?;
+        write_highlighted(w, l.text, l.spans, p)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// `path:` (without headings) and `line:` (with line numbers), `-` for context lines.
+fn line_prefix(
+    w: &mut dyn Write,
+    path: &str,
+    n: u64,
+    sep: u8,
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    if !view.heading {
+        w.write_all(p.magenta.as_bytes())?;
+        w.write_all(path.as_bytes())?;
+        w.write_all(p.reset.as_bytes())?;
+        w.write_all(&[if view.null { 0 } else { sep }])?;
+    }
+    if view.line_numbers {
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        w.write_all(p.green.as_bytes())?;
+        w.write_all(&buf[i..])?;
+        w.write_all(p.reset.as_bytes())?;
+        w.write_all(&[sep])?;
+    }
+    Ok(())
+}
+
+fn write_highlighted(
+    w: &mut dyn Write,
+    text: &str,
+    spans: &[(usize, usize)],
+    p: &Palette,
+) -> io::Result<()> {
+    let mut at = 0;
+    for &(s, e) in spans {
+        // Spans are byte offsets into the raw line; a lossy or cut display may differ, so
+        // only highlight spans that land on character boundaries of the shown text.
+        if s < at || !text.is_char_boundary(s) || !text.is_char_boundary(e.min(text.len())) {
+            continue;
+        }
+        let e = e.min(text.len());
+        w.write_all(&text.as_bytes()[at..s])?;
+        write!(w, "{}{}{}", p.match_, &text[s..e], p.reset)?;
+        at = e;
+    }
+    w.write_all(&text.as_bytes()[at..])
 }

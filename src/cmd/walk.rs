@@ -1,0 +1,250 @@
+//! What `glob` and `grep` share: the `ignore` walker configured like ripgrep's (gitignore,
+//! `.ignore`, `.git/info/exclude`, hidden files, symlinks), the problems a walk runs into
+//! (unreadable directories and files, loops, the `--max-walk` bound) and the paging of a
+//! sorted result list. It never prints; commands turn a `WalkProblems` into report fields
+//! and warnings.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use ignore::WalkBuilder;
+
+use crate::app::Context;
+use crate::paths::Root;
+
+/// The walk options both commands take.
+pub struct WalkOptions {
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub follow: bool,
+}
+
+/// A walker over `paths` with ripgrep's defaults: ignore files honored (a `.gitignore` only
+/// inside a git repository, like rg), hidden entries skipped, links not followed. `.git`
+/// directories are skipped even with `--hidden` (only `--no-ignore` shows them). With
+/// `--follow` and a root, a link that leads outside the root is not entered.
+pub fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>) -> WalkBuilder {
+    let mut b = WalkBuilder::new(&paths[0]);
+    for p in &paths[1..] {
+        b.add(p);
+    }
+    let honor = !opts.no_ignore;
+    b.hidden(!opts.hidden)
+        .ignore(honor)
+        .git_ignore(honor)
+        .git_global(honor)
+        .git_exclude(honor)
+        .parents(honor)
+        .require_git(true)
+        .follow_links(opts.follow)
+        .threads(0);
+    let skip_git = honor;
+    let root = root.filter(|_| opts.follow).cloned();
+    if skip_git || root.is_some() {
+        b.filter_entry(move |e| {
+            if skip_git && e.depth() > 0 && e.file_name() == ".git" {
+                return false;
+            }
+            if let Some(root) = &root
+                && e.path_is_symlink()
+            {
+                return fs::canonicalize(e.path()).is_ok_and(|t| root.contains(&t));
+            }
+            true
+        });
+    }
+    b
+}
+
+/// Temporary files of an interrupted quill publication (`.<name>.quill-<random>.tmp`):
+/// never listed or searched.
+pub fn is_quill_temp(name: &std::ffi::OsStr) -> bool {
+    let b = name.as_encoded_bytes();
+    b.first() == Some(&b'.')
+        && b.ends_with(b".tmp")
+        && memchr::memmem::find(b, b".quill-").is_some()
+}
+
+/// What a walk could not see, shared by the walker threads.
+#[derive(Default)]
+pub struct WalkProblems {
+    pub unreadable_directories: Mutex<Vec<PathBuf>>,
+    pub unreadable_files: Mutex<Vec<PathBuf>>,
+    pub other: Mutex<Vec<String>>,
+    pub visited: AtomicUsize,
+    pub walk_limit_hit: AtomicBool,
+}
+
+impl WalkProblems {
+    /// Count one visited entry; false once `max_walk` entries were seen (the walk must stop).
+    pub fn visit(&self, max_walk: usize) -> bool {
+        let n = self.visited.fetch_add(1, Ordering::Relaxed);
+        if n >= max_walk {
+            self.walk_limit_hit.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// File a walker error under the right heading.
+    pub fn record(&self, err: &ignore::Error) {
+        match (error_path(err), err.io_error()) {
+            (Some(path), Some(_)) => {
+                let is_dir = fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+                    || fs::metadata(path).is_ok_and(|m| m.is_dir());
+                let list = if is_dir {
+                    &self.unreadable_directories
+                } else {
+                    &self.unreadable_files
+                };
+                push(list, path.to_path_buf());
+            }
+            _ => push(&self.other, err.to_string()),
+        }
+    }
+
+    pub fn unreadable_file(&self, path: &Path) {
+        push(&self.unreadable_files, path.to_path_buf());
+    }
+
+    /// Sorted lists, and warnings for people (at most 20 lines per list).
+    pub fn finish(self, ctx: &Context) -> WalkSummary {
+        let take = |m: Mutex<Vec<PathBuf>>| {
+            let mut v = m.into_inner().unwrap_or_default();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let dirs = take(self.unreadable_directories);
+        let files = take(self.unreadable_files);
+        let other = self.other.into_inner().unwrap_or_default();
+        let limit_hit = self.walk_limit_hit.into_inner();
+        warn_list(ctx, "cannot read directory (skipped)", &dirs);
+        warn_list(ctx, "cannot read file (skipped)", &files);
+        for o in other.iter().take(20) {
+            ctx.warn(o.clone());
+        }
+        if limit_hit {
+            ctx.warn("the walk stopped at --max-walk entries; results are incomplete");
+        }
+        WalkSummary {
+            walk_incomplete: limit_hit || !dirs.is_empty() || !files.is_empty(),
+            unreadable_directories: dirs,
+            unreadable_files: files,
+        }
+    }
+}
+
+fn push<T>(m: &Mutex<Vec<T>>, v: T) {
+    if let Ok(mut list) = m.lock() {
+        list.push(v);
+    }
+}
+
+fn warn_list(ctx: &Context, what: &str, paths: &[PathBuf]) {
+    for p in paths.iter().take(20) {
+        ctx.warn(format!("{what}: {}", p.display()));
+    }
+    if paths.len() > 20 {
+        ctx.warn(format!("… and {} more", paths.len() - 20));
+    }
+}
+
+/// The innermost path an `ignore::Error` names.
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, err } => error_path(err).or(Some(path)),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
+        _ => None,
+    }
+}
+
+/// The report fields about the walk itself.
+#[derive(Debug, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WalkSummary {
+    pub walk_incomplete: bool,
+    pub unreadable_directories: Vec<PathBuf>,
+    pub unreadable_files: Vec<PathBuf>,
+}
+
+/// The window `[offset, offset + limit)` of `total` entries (`limit` 0 = all), and the
+/// `nextOffset` after it (None on the last page).
+pub fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, Option<usize>) {
+    let start = offset.min(total);
+    let end = if limit == 0 {
+        total
+    } else {
+        start.saturating_add(limit).min(total)
+    };
+    let next = (end < total).then_some(end);
+    (start, end, next)
+}
+
+/// Order paths component by component (`a/b` before `a.b`), like `Path`'s own ordering and
+/// rg's `--sort path`, but on raw bytes: a separator sorts before every other byte.
+pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    let common = a.len().min(b.len());
+    // Paths below one directory share a long prefix: skip it eight bytes at a time.
+    let mut n = 0;
+    while n + 8 <= common && a[n..n + 8] == b[n..n + 8] {
+        n += 8;
+    }
+    while n < common && a[n] == b[n] {
+        n += 1;
+    }
+    let key = |s: &[u8]| s.get(n).map(|&c| if c == b'/' { 0 } else { c });
+    match (key(a), key(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (x, y) => x.is_some().cmp(&y.is_some()),
+    }
+}
+
+/// Whether an I/O error means "not there" (so a missing path, not an unreadable one).
+pub fn is_missing(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::NotFound
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering::*;
+
+    #[test]
+    fn paging_windows() {
+        assert_eq!(page(10, 0, 3), (0, 3, Some(3)));
+        assert_eq!(page(10, 9, 3), (9, 10, None));
+        assert_eq!(page(10, 20, 3), (10, 10, None));
+        assert_eq!(page(10, 2, 0), (2, 10, None));
+        assert_eq!(page(0, 0, 100), (0, 0, None));
+    }
+
+    #[test]
+    fn path_order_is_by_component() {
+        let o = |a: &str, b: &str| path_order(Path::new(a), Path::new(b));
+        assert_eq!(o("a/b", "a.b"), Less);
+        assert_eq!(o("a", "a/b"), Less);
+        assert_eq!(o("a/b", "a/b"), Equal);
+        assert_eq!(o("b", "a/z"), Greater);
+        for (a, b) in [("x/y-z", "x/y/z"), ("ab", "a/b"), ("a/bc", "a/b/c")] {
+            assert_eq!(o(a, b), Path::new(a).cmp(Path::new(b)), "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn quill_temp_names() {
+        assert!(is_quill_temp(".a.rs.quill-x1y2.tmp".as_ref()));
+        assert!(!is_quill_temp("a.rs".as_ref()));
+        assert!(!is_quill_temp(".hidden.tmp".as_ref()));
+    }
+}
