@@ -11,10 +11,10 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quill");
+use crate::util::{BIN, TestEnv};
 
 struct Env {
-    _tmp: tempfile::TempDir,
+    _env: TestEnv,
     /// The fixture tree (a git work tree).
     work: PathBuf,
     state: PathBuf,
@@ -40,14 +40,11 @@ impl Out {
 impl Env {
     /// An empty work directory.
     fn empty() -> Env {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let base = fs::canonicalize(tmp.path()).expect("canonical tempdir");
-        let work = base.join("work");
-        fs::create_dir(&work).expect("work dir");
+        let env = TestEnv::new();
         Env {
-            state: base.join("state"),
-            work,
-            _tmp: tmp,
+            state: env.state.clone(),
+            work: env.dir.clone(),
+            _env: env,
         }
     }
 
