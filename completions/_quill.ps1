@@ -190,6 +190,8 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--no-line-number', '--no-line-number', [CompletionResultType]::ParameterName, 'Hide line numbers in text output')
             [CompletionResult]::new('--heading', '--heading', [CompletionResultType]::ParameterName, 'Show the path above each file''s matches (default on a terminal)')
             [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'Prefix every line with its path')
+            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0')
+            [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
             [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')

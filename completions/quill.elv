@@ -182,6 +182,8 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --no-line-number 'Hide line numbers in text output'
             cand --heading 'Show the path above each file''s matches (default on a terminal)'
             cand --no-heading 'Prefix every line with its path'
+            cand -0 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
+            cand --null 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
             cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
             cand --text 'Print text for people, even when QUILL_FORMAT=json'
             cand --read-only 'Refuse every change (read_only)'

@@ -167,6 +167,7 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s n -l line-number -d
 complete -c quill -n "__fish_quill_using_subcommand grep" -s N -l no-line-number -d 'Hide line numbers in text output'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l heading -d 'Show the path above each file\'s matches (default on a terminal)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l no-heading -d 'Prefix every line with its path'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s 0 -l null -d 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l read-only -d 'Refuse every change (read_only)'

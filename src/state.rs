@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
 use crate::app::Context;
@@ -58,7 +59,11 @@ pub struct UndoStep {
 }
 
 /// A session's state file.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+///
+/// Baselines are kept as raw JSON and parsed only when one is looked at: a read or an edit
+/// touches one entry of up to 512, and copying the others through unparsed keeps the per-call
+/// cost of a full session small (SPEC §4).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     pub version: u32,
@@ -67,7 +72,7 @@ pub struct Session {
     pub clock: u64,
     /// Baselines keyed by `path_key` of the canonical path.
     #[serde(default)]
-    pub files: BTreeMap<String, Baseline>,
+    files: BTreeMap<String, Box<RawValue>>,
     /// Undo history keyed like `files`, oldest step first.
     #[serde(default)]
     pub history: BTreeMap<String, Vec<UndoStep>>,
@@ -84,25 +89,62 @@ impl Session {
         }
     }
 
-    pub fn baseline(&self, path: &Path) -> Option<&Baseline> {
-        self.files.get(&path_key(path))
+    /// The baseline of `path`; an entry that does not parse counts as none (fail closed).
+    pub fn baseline(&self, path: &Path) -> Option<Baseline> {
+        let key = path_key(path);
+        let raw = self.files.get(&key)?;
+        let mut b: Baseline = serde_json::from_str(raw.get()).ok()?;
+        b.path = path_from_key(&key);
+        Some(b)
+    }
+
+    /// Every baseline that parses, in key order.
+    pub fn baselines(&self) -> Vec<Baseline> {
+        self.files
+            .iter()
+            .filter_map(|(key, raw)| {
+                let mut b: Baseline = serde_json::from_str(raw.get()).ok()?;
+                b.path = path_from_key(key);
+                Some(b)
+            })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 
     /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`.
     pub fn record(&mut self, mut baseline: Baseline) {
         self.clock += 1;
         baseline.used = self.clock;
-        self.files.insert(path_key(&baseline.path), baseline);
-        while self.files.len() > MAX_FILES {
-            let Some(oldest) = self
+        let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
+            return;
+        };
+        self.files.insert(path_key(&baseline.path), raw);
+        if self.files.len() > MAX_FILES {
+            #[derive(Deserialize)]
+            struct Used {
+                #[serde(default)]
+                used: u64,
+            }
+            let mut by_age: Vec<(u64, String)> = self
                 .files
                 .iter()
-                .min_by_key(|(_, b)| b.used)
-                .map(|(k, _)| k.clone())
-            else {
-                break;
-            };
-            self.files.remove(&oldest);
+                .map(|(k, raw)| {
+                    let used = serde_json::from_str::<Used>(raw.get()).map_or(0, |u| u.used);
+                    (used, k.clone())
+                })
+                .collect();
+            by_age.sort_unstable();
+            let excess = self.files.len() - MAX_FILES;
+            for (_, key) in by_age.into_iter().take(excess) {
+                self.files.remove(&key);
+            }
         }
     }
 
@@ -224,32 +266,28 @@ impl<'a> Store<'a> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Parsed::Missing),
             Err(e) => return Err(unavailable(&self.file, "read", e)),
         };
-        #[derive(Deserialize)]
-        struct Header {
-            version: u32,
-        }
-        match serde_json::from_slice::<Header>(&bytes) {
-            Ok(h) if h.version > VERSION => {
-                return Err(Error::StateUnavailable {
-                    message: format!(
-                        "{} has format version {}, newer than this quill knows ({VERSION}); it was left untouched",
-                        self.file.display(),
-                        h.version
-                    ),
-                    path: self.file.clone(),
-                });
-            }
-            Ok(_) => {}
-            Err(e) => return Ok(Parsed::Corrupt(e.to_string())),
-        }
+        // One parse on the hot path; the header is looked at only when that fails, to tell a
+        // newer format (left untouched) from a corrupt file (moved aside).
+        let newer = |version: u32| Error::StateUnavailable {
+            message: format!(
+                "{} has format version {version}, newer than this quill knows ({VERSION}); it was left untouched",
+                self.file.display()
+            ),
+            path: self.file.clone(),
+        };
         match serde_json::from_slice::<Session>(&bytes) {
-            Ok(mut s) => {
-                for (key, b) in s.files.iter_mut() {
-                    b.path = path_from_key(key);
+            Ok(s) if s.version > VERSION => Err(newer(s.version)),
+            Ok(s) => Ok(Parsed::Ok(s)),
+            Err(e) => {
+                #[derive(Deserialize)]
+                struct Header {
+                    version: u32,
                 }
-                Ok(Parsed::Ok(s))
+                match serde_json::from_slice::<Header>(&bytes) {
+                    Ok(h) if h.version > VERSION => Err(newer(h.version)),
+                    _ => Ok(Parsed::Corrupt(e.to_string())),
+                }
             }
-            Err(e) => Ok(Parsed::Corrupt(e.to_string())),
         }
     }
 
@@ -349,9 +387,10 @@ pub fn list_sessions(state_dir: &Path) -> Vec<(String, usize, i128)> {
         .filter_map(|e| {
             let m = e.metadata().ok()?;
             let s: Session = serde_json::from_slice(&fs::read(e.path()).ok()?).ok()?;
+            let files = s.len();
             Some((
                 s.session,
-                s.files.len(),
+                files,
                 m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
             ))
         })
@@ -387,7 +426,7 @@ mod tests {
         }
         s.record(baseline("/f0")); // refresh the oldest
         s.record(baseline("/new"));
-        assert_eq!(s.files.len(), MAX_FILES);
+        assert_eq!(s.len(), MAX_FILES);
         assert!(s.baseline(Path::new("/f0")).is_some());
         assert!(s.baseline(Path::new("/f1")).is_none());
         assert!(s.baseline(Path::new("/new")).is_some());

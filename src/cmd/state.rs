@@ -73,10 +73,10 @@ pub fn run(ctx: &Context, args: &StateArgs) -> Result<Report> {
         None | Some(StateAction::Show) => {
             let session = Store::new(ctx).load()?;
             let mut files: Vec<StateFile> = session
-                .files
-                .values()
+                .baselines()
+                .into_iter()
                 .map(|b| StateFile {
-                    path: b.path.clone(),
+                    path: b.path,
                     sha256: b.sha256.chars().take(12).collect(),
                     size: b.size,
                     read_at: rfc3339(b.read_at_ns),
