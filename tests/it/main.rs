@@ -8,3 +8,4 @@ mod contract;
 mod generated;
 mod read;
 mod state;
+mod transfer;
