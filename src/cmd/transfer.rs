@@ -39,6 +39,9 @@ use crate::state::{self, Baseline, Store, now_ns};
 const BUF: usize = 1024 * 1024;
 /// Buffers circulating between the reader thread and the writer.
 const BUFFERS: usize = 4;
+/// Writeback of the temporary file is started every this many bytes, so that the final fsync
+/// finds little left to do (the kernel would otherwise hold a whole GiB dirty until then).
+const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
 
 /// The result of a transfer.
 #[derive(Debug, Serialize)]
@@ -75,6 +78,10 @@ pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
         .map(|h| probe::parse_sha256("--expect-sha256", h))
         .transpose()?;
 
+    if ctx.read_only {
+        let dst = paths::normalize_lexically(&ctx.cwd.join(&args.destination));
+        ctx.check_writable(&dst, "transfer to")?;
+    }
     let src = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.source)?;
     if !src.exists {
         return Err(Error::NotFound {
@@ -84,10 +91,6 @@ pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
     }
     probe::regular_metadata(&src.target)?;
     let dst = destination(ctx, &args.destination, &src)?;
-    ctx.check_writable(&dst.target, "transfer to")?;
-    if args.move_ {
-        ctx.check_writable(&src.target, "move")?;
-    }
     if src.target == dst.target {
         return Err(same_file(&src, &dst));
     }
@@ -98,7 +101,7 @@ pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
     // Everything below runs under both locks: the checks, the publication, the state update.
     let (source_file, source_meta) = probe::open_regular(ctx.root.as_ref(), &src.target)?;
     let before = Identity::of(&source_meta);
-    let existing = check_destination(&src, &dst, &source_meta, replace.as_deref())?;
+    let existing = check_destination(ctx, &src, &dst, &source_meta, replace.as_deref())?;
 
     let plan = Plan {
         ctx,
@@ -217,6 +220,7 @@ struct Existing {
 
 /// Under the lock: the destination must be absent, or hold exactly `replace`'s content.
 fn check_destination(
+    ctx: &Context,
     src: &Resolved,
     dst: &Resolved,
     source_meta: &Metadata,
@@ -237,7 +241,7 @@ fn check_destination(
             path: dst.target.clone(),
         });
     };
-    let (mut file, meta) = probe::open_regular(None, &dst.target)?;
+    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), &dst.target)?;
     let (have, _) = probe::sha256_stream(&mut file, &dst.target)?;
     if have != want {
         return Err(Error::DestinationExists {
@@ -326,6 +330,7 @@ impl Plan<'_> {
         } else {
             RenameFlags::NOREPLACE
         };
+        let mut kept = None;
         match rustix::fs::renameat_with(CWD, from, CWD, to, flags) {
             Ok(()) => {}
             Err(rustix::io::Errno::XDEV) => return Ok(Renamed::CrossDevice(rewind(source, from)?)),
@@ -338,7 +343,9 @@ impl Plan<'_> {
             ) if self.existing.is_none() => {
                 match fs::hard_link(from, to) {
                     Ok(()) => {
-                        fs::remove_file(from).map_err(|e| Error::io("remove", from, e))?;
+                        if let Err(e) = fs::remove_file(from) {
+                            kept = Some(format!("cannot remove the source: {e}"));
+                        }
                     }
                     Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                         return Err(Error::DestinationExists { path: to.clone() });
@@ -355,8 +362,8 @@ impl Plan<'_> {
             bytes: self.before.size,
             sha256,
             method: "rename",
-            source_removed: true,
-            kept_reason: None,
+            source_removed: kept.is_none(),
+            kept_reason: kept,
             dest_meta: fs::symlink_metadata(to).ok(),
         })))
     }
@@ -553,6 +560,22 @@ fn sync_dir(ctx: &Context, path: &Path) {
     }
 }
 
+/// Ask the kernel to start writing `len` bytes at `offset` to disk now, without waiting
+/// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`). Only a hint: the fsync before publication is what
+/// makes the content durable, so a failure here is ignored.
+fn start_writeback(file: &File, offset: u64, len: u64) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain syscall on a descriptor we own; no memory is passed.
+    unsafe {
+        libc::sync_file_range(
+            file.as_raw_fd(),
+            offset as libc::off64_t,
+            len as libc::off64_t,
+            libc::SYNC_FILE_RANGE_WRITE,
+        );
+    }
+}
+
 /// One message from the reader thread.
 enum Chunk {
     Data(Vec<u8>, usize),
@@ -631,14 +654,21 @@ fn write_all(
     out_path: &Path,
     progress: &mut Progress,
 ) -> Result<(String, u64, Identity)> {
+    let mut written = 0u64;
+    let mut flushed = 0u64;
     loop {
         signals::check()?;
         match data.recv() {
             Ok(Chunk::Data(buf, n)) => {
                 out.write_all(&buf[..n])
                     .map_err(|e| Error::io("write", out_path, e))?;
-                progress.advance(n as u64);
                 let _ = free.send(buf);
+                written += n as u64;
+                if written - flushed >= WRITEBACK_EVERY {
+                    start_writeback(out, flushed, written - flushed);
+                    flushed = written;
+                }
+                progress.advance(n as u64);
             }
             Ok(Chunk::End(sha256, bytes, after)) => return Ok((sha256, bytes, after)),
             Ok(Chunk::Failed(e)) => return Err(e),
