@@ -720,3 +720,52 @@ fn locks_and_state_dir_are_used() {
         .collect();
     assert_eq!(locks.len(), 2, "{locks:?}");
 }
+
+#[test]
+fn racing_transfers_to_one_destination_publish_exactly_one() {
+    let env = TestEnv::new();
+    let sources: Vec<String> = (0..4)
+        .map(|i| {
+            let name = format!("s{i}.txt");
+            env.write(&name, format!("source {i}\n").repeat(1000));
+            name
+        })
+        .collect();
+    let children: Vec<_> = sources
+        .iter()
+        .map(|s| {
+            let mut c = env.command(["--json", "transfer", s, "dst.txt"]);
+            c.stdout(Stdio::piped()).stderr(Stdio::piped());
+            c.spawn().unwrap()
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for (i, child) in children.into_iter().enumerate() {
+        let o = child.wait_with_output().unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+        if json["ok"] == true {
+            winners.push(i);
+        } else {
+            assert_eq!(json["error"]["kind"], "destination_exists", "{json}");
+            assert_eq!(o.status.code(), Some(3));
+        }
+    }
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    assert_eq!(env.read("dst.txt"), env.read(&sources[winners[0]]));
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn progress_none_and_small_files_print_nothing_on_stderr() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x".repeat(100_000));
+    let out = ok_transfer(&env, &["a.txt", "b.txt", "--progress", "none"]);
+    assert_eq!(out.stderr, "");
+    let out = ok_transfer(&env, &["a.txt", "c.txt"]); // auto, not a terminal
+    assert_eq!(out.stderr, "");
+    let out = ok_transfer(&env, &["a.txt", "d.txt", "--progress", "json"]);
+    let last: serde_json::Value = serde_json::from_str(out.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(last["bytes"], 100_000);
+    assert_eq!(last["total"], 100_000);
+}
