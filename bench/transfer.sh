@@ -19,21 +19,23 @@ export QUILL_STATE_DIR="$DIR/state"
 SRC="$DIR/src.bin"
 SIZE_MIB=${SIZE_MIB:-1024}
 RUNS=${RUNS:-5}
+MOVE_RUNS=${MOVE_RUNS:-30}
 
 echo "# $(uname -srm); $(nproc) cores; files in $DIR ($(df -T "$DIR" | awk 'NR==2 {print $2}'))"
 head -c "$((SIZE_MIB * 1024 * 1024))" /dev/urandom > "$SRC"
 cat "$SRC" > /dev/null # warm cache
 
-# Mean seconds of a command (after a warmup), with `prepare` run before each timing.
-mean() { # prepare command
+# Median seconds of a command (after a warmup; N runs, default RUNS), with `prepare` run before
+# each timing. The median, because the machine may be shared.
+timed() { # prepare command
     if command -v hyperfine > /dev/null; then
-        hyperfine --style none --warmup 1 --runs "$RUNS" --prepare "$1" \
+        hyperfine --style none --warmup 1 --runs "${N:-$RUNS}" --prepare "$1" \
             --export-json "$DIR/h.json" "$2" > /dev/null 2>&1
-        python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["mean"])' "$DIR/h.json"
+        python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$DIR/h.json"
     else
         total=0
         i=0
-        while [ $i -lt "$RUNS" ]; do
+        while [ $i -lt "${N:-$RUNS}" ]; do
             sh -c "$1"
             t0=$(date +%s.%N)
             sh -c "$2" > /dev/null
@@ -41,24 +43,25 @@ mean() { # prepare command
             total=$(echo "$total + $t1 - $t0" | bc -l)
             i=$((i + 1))
         done
-        echo "scale=4; $total / $RUNS" | bc -l
+        echo "scale=4; $total / ${N:-$RUNS}" | bc -l # (a mean, without hyperfine)
     fi
 }
 
 ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
 CLEAN="rm -f $DIR/dst.bin $DIR/.dst.bin.quill-*"
-T_QUILL=$(mean "$CLEAN" "$QUILL transfer --progress none $SRC $DIR/dst.bin")
-T_CP=$(mean "$CLEAN" "cp $SRC $DIR/dst.bin")
-T_CPSYNC=$(mean "$CLEAN" "cp $SRC $DIR/dst.bin && sync $DIR/dst.bin")
-T_SHA=$(mean "true" "openssl dgst -sha256 $SRC")
+T_QUILL=$(timed "$CLEAN" "$QUILL transfer --progress none $SRC $DIR/dst.bin")
+T_CP=$(timed "$CLEAN" "cp $SRC $DIR/dst.bin")
+T_CPSYNC=$(timed "$CLEAN" "cp $SRC $DIR/dst.bin && sync $DIR/dst.bin")
+T_SHA=$(timed "true" "openssl dgst -sha256 $SRC")
 SUM=$(python3 -c "print('%.4f' % ($T_CP + $T_SHA))")
 SUMSYNC=$(python3 -c "print('%.4f' % ($T_CPSYNC + $T_SHA))")
 
 # Same-filesystem move: the file goes back and forth (each timed run moves it once).
 MV_PREP="[ -e $DIR/moved.bin ] && mv $DIR/moved.bin $SRC || true"
-T_QMOVE=$(mean "$MV_PREP" "$QUILL transfer --move $SRC $DIR/moved.bin")
-T_MV=$(mean "$MV_PREP" "mv $SRC $DIR/moved.bin")
+T_QMOVE=$(N=$MOVE_RUNS timed "$MV_PREP" "$QUILL transfer --move $SRC $DIR/moved.bin")
+T_MV=$(N=$MOVE_RUNS timed "$MV_PREP" "mv $SRC $DIR/moved.bin")
+T_MVSYNC=$(N=$MOVE_RUNS timed "$MV_PREP" "mv $SRC $DIR/moved.bin && sync $DIR")
 [ -e "$DIR/moved.bin" ] && mv "$DIR/moved.bin" "$SRC"
 
 # Peak RSS of one 1 GiB transfer.
@@ -82,4 +85,5 @@ echo "|---|---|---|---|---|"
 echo "| transfer ${SIZE_MIB} MiB | ${T_QUILL} s | cp ${T_CP} s + openssl ${T_SHA} s = ${SUM} s | $(ratio "$T_QUILL" "$SUM")x | <= 1.0x |"
 echo "| (peer with fsync) | ${T_QUILL} s | cp+sync ${T_CPSYNC} s + openssl = ${SUMSYNC} s | $(ratio "$T_QUILL" "$SUMSYNC")x | |"
 echo "| move, same filesystem | ${T_QMOVE} s | mv ${T_MV} s | $(ratio "$T_QMOVE" "$T_MV")x | <= 2x |"
+echo "| (peer with directory fsync) | ${T_QMOVE} s | mv + sync DIR ${T_MVSYNC} s | $(ratio "$T_QMOVE" "$T_MVSYNC")x | |"
 echo "| peak RSS, ${SIZE_MIB} MiB transfer | $((RSS_KIB / 1024)) MiB (${RSS_KIB} KiB) | | | <= 16 MiB |"

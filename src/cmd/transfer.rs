@@ -356,8 +356,9 @@ impl Plan<'_> {
             }
             Err(e) => return Err(Error::io("rename to", to, io::Error::from(e))),
         }
+        // One directory fsync: the rename is one journal transaction, and the destination's
+        // entry is what must be durable (at worst a crash leaves the file under its old name).
         sync_dir(self.ctx, to);
-        sync_dir(self.ctx, from);
         Ok(Renamed::Done(Box::new(Outcome {
             bytes: self.before.size,
             sha256,
