@@ -31,7 +31,7 @@ timed() { # prepare command
     if command -v hyperfine > /dev/null; then
         hyperfine --style none --warmup 1 --runs "${N:-$RUNS}" --prepare "$1" \
             --export-json "$DIR/h.json" "$2" > /dev/null 2>&1
-        python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$DIR/h.json"
+        python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.4f" % r["median"]); open(sys.argv[1] + ".cpu", "a").write("%.4f\n" % (r["user"] + r["system"]))' "$DIR/h.json"
     else
         total=0
         i=0
@@ -55,6 +55,10 @@ T_CP=$(timed "$CLEAN" "cp $SRC $DIR/dst.bin")
 T_CPSYNC=$(timed "$CLEAN" "cp $SRC $DIR/dst.bin && sync $DIR/dst.bin")
 T_SHA=$(timed "true" "openssl dgst -sha256 $SRC")
 SUM=$(python3 -c "print('%.4f' % ($T_CP + $T_SHA))")
+# CPU seconds (user + system, means) of the same four runs, in order: quill, cp, cp+sync, openssl.
+CPU=$(cat "$DIR/h.json.cpu" 2> /dev/null | tr '\n' ' ')
+C_QUILL=$(echo "$CPU" | awk '{print $1}')
+C_SUM=$(echo "$CPU" | awk '{printf "%.4f", $2 + $4}')
 SUMSYNC=$(python3 -c "print('%.4f' % ($T_CPSYNC + $T_SHA))")
 
 # Same-filesystem move: the file goes back and forth (each timed run moves it once).
@@ -83,6 +87,7 @@ echo
 echo "| work | quill | peer | ratio | goal |"
 echo "|---|---|---|---|---|"
 echo "| transfer ${SIZE_MIB} MiB | ${T_QUILL} s | cp ${T_CP} s + openssl ${T_SHA} s = ${SUM} s | $(ratio "$T_QUILL" "$SUM")x | <= 1.0x |"
+[ -n "$C_QUILL" ] && echo "| (CPU time, user+sys) | ${C_QUILL} s | cp + openssl ${C_SUM} s | $(ratio "$C_QUILL" "$C_SUM")x | |"
 echo "| (peer with fsync) | ${T_QUILL} s | cp+sync ${T_CPSYNC} s + openssl = ${SUMSYNC} s | $(ratio "$T_QUILL" "$SUMSYNC")x | |"
 echo "| move, same filesystem | ${T_QMOVE} s | mv ${T_MV} s | $(ratio "$T_QMOVE" "$T_MV")x | <= 2x |"
 echo "| (peer with directory fsync) | ${T_QMOVE} s | mv + sync DIR ${T_MVSYNC} s | $(ratio "$T_QMOVE" "$T_MVSYNC")x | |"
