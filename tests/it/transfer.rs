@@ -769,3 +769,63 @@ fn progress_none_and_small_files_print_nothing_on_stderr() {
     assert_eq!(last["bytes"], 100_000);
     assert_eq!(last["total"], 100_000);
 }
+
+#[test]
+fn a_source_changed_after_the_copy_is_kept_and_the_result_says_why() {
+    if !have("strace") {
+        eprintln!("skipping: strace is not installed (apt-get install strace)");
+        return;
+    }
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return;
+    }
+    let data = b"version 1\n".repeat(1000);
+    env.write("a.txt", &data);
+    let dst = shm.path().join("a.txt");
+    // Hold quill for a moment right after it publishes (renameat2), and change the source then.
+    let mut c = Command::new("strace");
+    c.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("QUILL_STATE_DIR", &env.state)
+        .current_dir(&env.dir)
+        .args(["-f", "-qq", "-o", "/dev/null", "-e"])
+        .arg("inject=renameat2:delay_exit=800000")
+        .args([crate::util::BIN, "--json", "transfer", "a.txt"])
+        .arg(&dst)
+        .arg("--move")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null());
+    let child = c.spawn().unwrap();
+    let start = Instant::now();
+    while !exists(&dst) && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    fs::OpenOptions::new()
+        .append(true)
+        .open(env.path("a.txt"))
+        .unwrap()
+        .write_all(b"version 2\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(json["ok"], true, "{stdout}");
+    assert_eq!(json["sourceRemoved"], false, "{stdout}");
+    assert!(
+        json["sourceKeptReason"]
+            .as_str()
+            .unwrap()
+            .contains("modified"),
+        "{stdout}"
+    );
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 1, "{stdout}");
+    assert_eq!(fs::read(&dst).unwrap(), data);
+    assert!(env.read("a.txt").ends_with(b"version 2\n"));
+}
