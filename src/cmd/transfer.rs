@@ -374,6 +374,7 @@ impl Plan<'_> {
     fn copy(&self, source: File) -> Result<Outcome> {
         let to = &self.dst.target;
         let mut staged = Staged::new(to)?;
+        self.restrict(staged.file_mut())?;
         let mut progress = Progress::new(
             self.args.progress,
             self.before.size,
@@ -401,7 +402,7 @@ impl Plan<'_> {
                 "its SHA-256 is not the one --expect-sha256 names; nothing was published",
             ));
         }
-        self.dress(staged.file_mut())?;
+        self.keep_times(staged.file_mut());
         let committed = match self.existing {
             // A copy over a verified version keeps the destination's mode, like cp; a move
             // brings the source's.
@@ -434,38 +435,48 @@ impl Plan<'_> {
         })
     }
 
-    /// New files get the source's permission bits (less the umask for a copy, as cp does); a
-    /// move also keeps the owner (where allowed) and the modification time, as mv does.
-    fn dress(&self, file: &mut File) -> Result<()> {
-        let to = &self.dst.target;
-        let mode = self.source_meta.mode() & 0o7777;
-        if self.args.move_ {
-            let (uid, gid) = (self.source_meta.uid(), self.source_meta.gid());
-            let _ = rustix::fs::fchown(
-                &*file,
-                Some(rustix::fs::Uid::from_raw(uid)),
-                Some(rustix::fs::Gid::from_raw(gid)),
-            );
-            let times = Timestamps {
-                last_access: Timespec {
-                    tv_sec: self.source_meta.atime(),
-                    tv_nsec: self.source_meta.atime_nsec() as _,
-                },
-                last_modification: Timespec {
-                    tv_sec: self.source_meta.mtime(),
-                    tv_nsec: self.source_meta.mtime_nsec() as _,
-                },
-            };
-            let _ = rustix::fs::futimens(&*file, &times);
-            if self.existing.is_none() {
-                file.set_permissions(Permissions::from_mode(mode))
-                    .map_err(|e| Error::io("set the permissions of", to, e))?;
+    /// Give the temporary file its final owner and mode *before* any data is written, so a
+    /// private source is never readable by others through the temporary file. New copies get
+    /// the source's permission bits less the umask (as cp); a copy over a verified destination
+    /// keeps the destination's mode (as cp); a move keeps the source's owner (where allowed)
+    /// and mode (as mv). The owner goes first: chown clears set-id bits.
+    fn restrict(&self, file: &File) -> Result<()> {
+        let source_mode = self.source_meta.mode() & 0o7777;
+        let mode = match (self.args.move_, self.existing) {
+            (true, _) => {
+                let (uid, gid) = (self.source_meta.uid(), self.source_meta.gid());
+                let _ = rustix::fs::fchown(
+                    file,
+                    Some(rustix::fs::Uid::from_raw(uid)),
+                    Some(rustix::fs::Gid::from_raw(gid)),
+                );
+                source_mode
             }
-        } else if self.existing.is_none() {
-            file.set_permissions(Permissions::from_mode(mode & 0o777 & !umask()))
-                .map_err(|e| Error::io("set the permissions of", to, e))?;
+            (false, Some(existing)) => existing.meta.mode() & 0o7777,
+            (false, None) => source_mode & 0o777 & !umask(),
+        };
+        file.set_permissions(Permissions::from_mode(mode))
+            .map_err(|e| Error::io("set the permissions of", &self.dst.target, e))
+    }
+
+    /// A move keeps the source's access and modification times, as mv does (set after the
+    /// last write, which would update them).
+    fn keep_times(&self, file: &File) {
+        if !self.args.move_ {
+            return;
         }
-        Ok(())
+        let m = self.source_meta;
+        let times = Timestamps {
+            last_access: Timespec {
+                tv_sec: m.atime(),
+                tv_nsec: m.atime_nsec() as _,
+            },
+            last_modification: Timespec {
+                tv_sec: m.mtime(),
+                tv_nsec: m.mtime_nsec() as _,
+            },
+        };
+        let _ = rustix::fs::futimens(file, &times);
     }
 
     /// The last step of a cross-filesystem move. Never fails: the destination is committed.

@@ -132,6 +132,24 @@ fn copy_keeps_the_mode_bits() {
     ok_transfer(&env, &["run.sh", "copy.sh"]);
     let mode = fs::metadata(env.path("copy.sh")).unwrap().mode() & 0o777;
     assert_eq!(mode & 0o700, 0o700, "{mode:o}");
+    // A read-only private file: the mode is set before the data is written (never readable by
+    // others through the temporary file), and writing still works through the open file.
+    let secret = env.write("secret", "s3cret");
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o400)).unwrap();
+    ok_transfer(&env, &["secret", "secret.copy"]);
+    assert_eq!(env.read("secret.copy"), b"s3cret");
+    assert_eq!(
+        fs::metadata(env.path("secret.copy")).unwrap().mode() & 0o777,
+        0o400
+    );
+    // A move across filesystems keeps the mode and the modification time, as mv does.
+    if let Some(shm) = shm_dir() {
+        let mtime = fs::metadata(&secret).unwrap().mtime();
+        let dst = shm.path().join("secret");
+        ok_transfer(&env, &["secret", dst.to_str().unwrap(), "--move"]);
+        let m = fs::metadata(&dst).unwrap();
+        assert_eq!((m.mode() & 0o777, m.mtime()), (0o400, mtime));
+    }
 }
 
 #[test]
