@@ -623,8 +623,8 @@ fn injected_enospc_and_eio_publish_nothing() {
         eprintln!("skipping: strace cannot trace here: {}", probe.stderr);
         return;
     }
-    // Find which write(2) of the copying thread is the second 1 MiB chunk (earlier writes
-    // belong to the lock files), then fail exactly that one.
+    // Find which write(2) of the copying thread is the second chunk (earlier writes belong to
+    // the lock files), then fail exactly that one.
     let trace = env.path("trace.txt");
     let traced = strace_run(
         &env,
@@ -635,8 +635,14 @@ fn injected_enospc_and_eio_publish_nothing() {
     let lines = fs::read_to_string(&trace).unwrap();
     let first_chunk = lines
         .lines()
-        .find(|l| l.contains(" write(") && l.ends_with("= 1048576"))
-        .expect("a 1 MiB write in the trace");
+        .find(|l| {
+            l.contains(" write(")
+                && l.rsplit("= ")
+                    .next()
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .is_some_and(|n| n >= 64 * 1024)
+        })
+        .expect("a chunk write in the trace");
     let pid = first_chunk.split_whitespace().next().unwrap();
     let nth = lines
         .lines()
