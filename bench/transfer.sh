@@ -66,6 +66,7 @@ MV_PREP="[ -e $DIR/moved.bin ] && mv $DIR/moved.bin $SRC || true"
 T_QMOVE=$(N=$MOVE_RUNS timed "$MV_PREP" "$QUILL transfer --move $SRC $DIR/moved.bin")
 T_MV=$(N=$MOVE_RUNS timed "$MV_PREP" "mv $SRC $DIR/moved.bin")
 T_MVSYNC=$(N=$MOVE_RUNS timed "$MV_PREP" "mv $SRC $DIR/moved.bin && sync $DIR")
+T_START=$(N=$MOVE_RUNS timed "true" "$QUILL --version")
 [ -e "$DIR/moved.bin" ] && mv "$DIR/moved.bin" "$SRC"
 
 # Peak RSS of one 1 GiB transfer.
@@ -90,5 +91,6 @@ echo "| transfer ${SIZE_MIB} MiB | ${T_QUILL} s | cp ${T_CP} s + openssl ${T_SHA
 [ -n "$C_QUILL" ] && echo "| (CPU time, user+sys) | ${C_QUILL} s | cp + openssl ${C_SUM} s | $(ratio "$C_QUILL" "$C_SUM")x | |"
 echo "| (peer with fsync) | ${T_QUILL} s | cp+sync ${T_CPSYNC} s + openssl = ${SUMSYNC} s | $(ratio "$T_QUILL" "$SUMSYNC")x | |"
 echo "| move, same filesystem | ${T_QMOVE} s | mv ${T_MV} s | $(ratio "$T_QMOVE" "$T_MV")x | <= 2x |"
+echo "| (quill's startup alone: --version) | ${T_START} s | mv ${T_MV} s | $(ratio "$T_START" "$T_MV")x | |"
 echo "| (peer with directory fsync) | ${T_QMOVE} s | mv + sync DIR ${T_MVSYNC} s | $(ratio "$T_QMOVE" "$T_MVSYNC")x | |"
 echo "| peak RSS, ${SIZE_MIB} MiB transfer | $((RSS_KIB / 1024)) MiB (${RSS_KIB} KiB) | | | <= 16 MiB |"
