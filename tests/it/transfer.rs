@@ -853,3 +853,42 @@ fn a_source_changed_after_the_copy_is_kept_and_the_result_says_why() {
     assert_eq!(fs::read(&dst).unwrap(), data);
     assert!(env.read("a.txt").ends_with(b"version 2\n"));
 }
+
+#[test]
+fn opposite_transfers_take_the_locks_in_one_order() {
+    let env = TestEnv::new();
+    for round in 0..5 {
+        let (a, b) = (format!("a{round}"), format!("b{round}"));
+        env.write(&a, format!("A{round}"));
+        env.write(&b, format!("B{round}"));
+        let ha = sha256_hex(format!("A{round}").as_bytes());
+        let hb = sha256_hex(format!("B{round}").as_bytes());
+        let spawn = |from: &str, to: &str, sha: &str| {
+            let mut c = env.command([
+                "--json",
+                "--lock-timeout",
+                "10",
+                "transfer",
+                from,
+                to,
+                "--replace-sha256",
+                sha,
+            ]);
+            c.stdout(Stdio::piped()).stderr(Stdio::piped());
+            c.spawn().unwrap()
+        };
+        let one = spawn(&a, &b, &hb);
+        let two = spawn(&b, &a, &ha);
+        for child in [one, two] {
+            let o = child.wait_with_output().unwrap();
+            let json: serde_json::Value =
+                serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+            // Serialized by the locks: each either replaced the version it named or found it
+            // already replaced — never a lock timeout.
+            assert!(
+                json["ok"] == true || json["error"]["kind"] == "destination_exists",
+                "{json}"
+            );
+        }
+    }
+}
