@@ -75,8 +75,3 @@ pub struct MutationReport {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,
 }
-
-/// Answer for a command another issue implements.
-pub(crate) fn not_implemented(what: &str) -> crate::error::Error {
-    crate::error::Error::usage(format!("`quill {what}` is not implemented yet"))
-}

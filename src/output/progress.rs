@@ -1,2 +1,102 @@
-//! Progress reporting on stderr for long operations: an indicatif bar on a terminal, JSON lines
-//! for harnesses (`--progress json`), or nothing.
+//! Progress reporting on stderr for long operations: an indicatif bar on a terminal (bytes,
+//! rate, ETA) for large files, JSON lines for harnesses (`--progress json`:
+//! `{"event":"progress","bytes":N,"total":N}`, at most every 64 MiB or 200 ms, plus a final
+//! line), or nothing. Stdout is never touched: it carries the one result object. A failed
+//! write to stderr is ignored — progress is never worth failing a transfer for.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::ProgressMode;
+
+/// Files smaller than this get no bar in `auto` mode (they finish before one is useful).
+pub const BAR_THRESHOLD: u64 = 8 * 1024 * 1024;
+/// JSON lines are throttled to one per this many bytes…
+const JSON_EVERY_BYTES: u64 = 64 * 1024 * 1024;
+/// …or one per this much time, whichever comes first.
+const JSON_EVERY: Duration = Duration::from_millis(200);
+
+/// A progress sink for one stream of `total` bytes.
+pub enum Progress {
+    None,
+    Bar(ProgressBar),
+    Json {
+        total: u64,
+        done: u64,
+        last_bytes: u64,
+        last_at: Instant,
+    },
+}
+
+impl Progress {
+    /// Choose the sink: `auto` draws a bar only when stderr is a terminal and the file is large.
+    pub fn new(mode: ProgressMode, total: u64, stderr_is_terminal: bool) -> Progress {
+        match mode {
+            ProgressMode::None => Progress::None,
+            ProgressMode::Auto if !stderr_is_terminal || total < BAR_THRESHOLD => Progress::None,
+            ProgressMode::Auto => {
+                let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+                let style = ProgressStyle::with_template(
+                    "{bar:40.cyan/blue} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} ETA {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+                bar.set_style(style);
+                Progress::Bar(bar)
+            }
+            ProgressMode::Json => Progress::Json {
+                total,
+                done: 0,
+                last_bytes: 0,
+                last_at: Instant::now(),
+            },
+        }
+    }
+
+    /// `bytes` more were written.
+    pub fn advance(&mut self, bytes: u64) {
+        match self {
+            Progress::None => {}
+            Progress::Bar(bar) => bar.inc(bytes),
+            Progress::Json {
+                total,
+                done,
+                last_bytes,
+                last_at,
+            } => {
+                *done += bytes;
+                if *done - *last_bytes >= JSON_EVERY_BYTES || last_at.elapsed() >= JSON_EVERY {
+                    json_line(*done, *total);
+                    *last_bytes = *done;
+                    *last_at = Instant::now();
+                }
+            }
+        }
+    }
+
+    /// The stream is complete: a final JSON line, or the bar cleared.
+    pub fn finish(&mut self) {
+        match self {
+            Progress::None => {}
+            Progress::Bar(bar) => bar.finish_and_clear(),
+            Progress::Json { total, done, .. } => json_line(*done, *total),
+        }
+        *self = Progress::None;
+    }
+}
+
+impl Drop for Progress {
+    /// An abandoned bar (an error or Ctrl-C) is cleared, so the error message stands alone.
+    fn drop(&mut self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn json_line(bytes: u64, total: u64) {
+    let line = format!("{{\"event\":\"progress\",\"bytes\":{bytes},\"total\":{total}}}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}

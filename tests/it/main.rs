@@ -13,5 +13,6 @@ mod patching;
 mod read;
 mod search;
 mod state;
+mod transfer;
 mod undo;
 mod write;

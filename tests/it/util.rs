@@ -121,7 +121,7 @@ pub struct Out {
     pub stdout: String,
     pub stderr: String,
     pub json: Value,
-    described: String,
+    pub described: String,
 }
 
 impl Out {

@@ -1,0 +1,894 @@
+//! `quill transfer` (SPEC §3.7): create-only publication, verified replacement, same-file and
+//! link refusals, moves by rename and across filesystems, bounded memory with JSON progress,
+//! and the failure paths — kill -9 and SIGINT mid-move, injected ENOSPC and EIO, a source
+//! appended to during the copy. Big files live on tmpfs (/dev/shm) and are removed at the end.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{Out, TestEnv, exists, have, run, sha256_hex};
+
+const MIB: u64 = 1024 * 1024;
+
+fn ok_transfer(env: &TestEnv, args: &[&str]) -> Out {
+    let mut a = vec!["transfer"];
+    a.extend_from_slice(args);
+    let out = env.json(&a);
+    out.ok();
+    out
+}
+
+fn transfer(env: &TestEnv, args: &[&str]) -> Out {
+    let mut a = vec!["transfer"];
+    a.extend_from_slice(args);
+    env.json(&a)
+}
+
+/// Names in `dir` that look like quill temporary files.
+fn temps(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".quill-") && n.ends_with(".tmp"))
+        .collect()
+}
+
+/// A scratch directory on tmpfs (another filesystem than the test's work dir, and cheap for
+/// big files); removed on drop.
+fn shm_dir() -> Option<tempfile::TempDir> {
+    let shm = Path::new("/dev/shm");
+    if !shm.is_dir() {
+        return None;
+    }
+    tempfile::Builder::new()
+        .prefix("quill-it-")
+        .tempdir_in(shm)
+        .ok()
+}
+
+/// Write `size` bytes of a deterministic, non-repeating pattern; returns its SHA-256.
+fn big_file(path: &Path, size: u64) -> String {
+    use sha2::{Digest, Sha256};
+    let mut f = std::io::BufWriter::with_capacity(MIB as usize, fs::File::create(path).unwrap());
+    let mut h = Sha256::new();
+    let mut block = vec![0u8; MIB as usize];
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for b in block.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        b.copy_from_slice(&x.to_le_bytes()[..b.len()]);
+    }
+    let mut left = size;
+    let mut i = 0u64;
+    while left > 0 {
+        block[..8].copy_from_slice(&i.to_le_bytes());
+        let n = left.min(MIB) as usize;
+        f.write_all(&block[..n]).unwrap();
+        h.update(&block[..n]);
+        left -= n as u64;
+        i += 1;
+    }
+    f.flush().unwrap();
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn file_sha(path: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut f = fs::File::open(path).unwrap();
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; MIB as usize];
+    loop {
+        let n = std::io::Read::read(&mut f, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A cheap varying number for "random moments" (no rand dependency).
+fn jitter(i: u64, modulo: u64) -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    (t ^ (i.wrapping_mul(0x9e37_79b9))) % modulo
+}
+
+#[test]
+fn copy_publishes_the_same_bytes_and_reports_them() {
+    let env = TestEnv::new();
+    env.write("a.txt", "hello\n");
+    let out = ok_transfer(&env, &["a.txt", "b.txt"]);
+    assert_eq!(env.read("b.txt"), b"hello\n");
+    assert_eq!(env.read("a.txt"), b"hello\n");
+    assert_eq!(out.j("source"), env.path("a.txt").to_str().unwrap());
+    assert_eq!(out.j("destination"), env.path("b.txt").to_str().unwrap());
+    assert_eq!(out.j("bytes"), 6);
+    assert_eq!(out.j("sha256"), sha256_hex(b"hello\n").as_str());
+    assert_eq!(out.j("method"), "copy");
+    assert_eq!(out.j("sourceRemoved"), false);
+    assert_eq!(
+        out.j("fileAccess")["path"],
+        env.path("b.txt").to_str().unwrap()
+    );
+    assert_eq!(out.j("fileAccess")["access"], "write");
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn copy_keeps_the_mode_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let a = env.write("run.sh", "#!/bin/sh\n");
+    fs::set_permissions(&a, fs::Permissions::from_mode(0o750)).unwrap();
+    ok_transfer(&env, &["run.sh", "copy.sh"]);
+    let mode = fs::metadata(env.path("copy.sh")).unwrap().mode() & 0o777;
+    assert_eq!(mode & 0o700, 0o700, "{mode:o}");
+    // A read-only private file: the mode is set before the data is written (never readable by
+    // others through the temporary file), and writing still works through the open file.
+    let secret = env.write("secret", "s3cret");
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o400)).unwrap();
+    ok_transfer(&env, &["secret", "secret.copy"]);
+    assert_eq!(env.read("secret.copy"), b"s3cret");
+    assert_eq!(
+        fs::metadata(env.path("secret.copy")).unwrap().mode() & 0o777,
+        0o400
+    );
+    // A move across filesystems keeps the mode and the modification time, as mv does.
+    if let Some(shm) = shm_dir() {
+        let mtime = fs::metadata(&secret).unwrap().mtime();
+        let dst = shm.path().join("secret");
+        ok_transfer(&env, &["secret", dst.to_str().unwrap(), "--move"]);
+        let m = fs::metadata(&dst).unwrap();
+        assert_eq!((m.mode() & 0o777, m.mtime()), (0o400, mtime));
+    }
+}
+
+#[test]
+fn empty_file() {
+    let env = TestEnv::new();
+    env.write("e", "");
+    let out = ok_transfer(&env, &["e", "f"]);
+    assert_eq!(out.j("bytes"), 0);
+    assert_eq!(out.j("sha256"), sha256_hex(b"").as_str());
+    assert_eq!(env.read("f"), b"");
+}
+
+#[test]
+fn copy_into_a_directory_keeps_the_name() {
+    let env = TestEnv::new();
+    env.write("src/a.txt", "x");
+    fs::create_dir(env.path("dist")).unwrap();
+    let out = ok_transfer(&env, &["src/a.txt", "dist"]);
+    assert_eq!(env.read("dist/a.txt"), b"x");
+    assert_eq!(
+        out.j("destination"),
+        env.path("dist/a.txt").to_str().unwrap()
+    );
+}
+
+#[test]
+fn a_missing_directory_with_a_trailing_slash_is_not_found() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x");
+    transfer(&env, &["a.txt", "nowhere/"]).err("not_found", 4);
+    transfer(&env, &["a.txt", "nowhere/b.txt"]).err("not_found", 4);
+    assert!(!exists(&env.path("nowhere")));
+}
+
+#[test]
+fn an_existing_destination_is_refused_and_untouched() {
+    let env = TestEnv::new();
+    env.write("a.txt", "new");
+    env.write("b.txt", "old");
+    let out = transfer(&env, &["a.txt", "b.txt"]);
+    out.err("destination_exists", 3);
+    assert_eq!(env.read("b.txt"), b"old");
+    // The message never shows a hash of a file the caller has not read.
+    assert!(!out.stdout.contains(&sha256_hex(b"old")));
+    transfer(&env, &["a.txt", "b.txt", "--move"]).err("destination_exists", 3);
+    assert_eq!(env.read("a.txt"), b"new");
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn replace_sha256_replaces_only_the_named_version() {
+    let env = TestEnv::new();
+    env.write("a.txt", "new");
+    env.write("b.txt", "old");
+    let wrong = sha256_hex(b"something else");
+    transfer(&env, &["a.txt", "b.txt", "--replace-sha256", &wrong]).err("destination_exists", 3);
+    assert_eq!(env.read("b.txt"), b"old");
+    let right = sha256_hex(b"old");
+    let out = ok_transfer(&env, &["a.txt", "b.txt", "--replace-sha256", &right]);
+    assert_eq!(out.j("replaced"), true);
+    assert_eq!(env.read("b.txt"), b"new");
+    // The same for a move within one filesystem (a replacing rename).
+    env.write("c.txt", "third");
+    let current = sha256_hex(b"new");
+    let out = ok_transfer(
+        &env,
+        &["c.txt", "b.txt", "--move", "--replace-sha256", &current],
+    );
+    assert_eq!(out.j("method"), "rename");
+    assert_eq!(env.read("b.txt"), b"third");
+    assert!(!exists(&env.path("c.txt")));
+    transfer(&env, &["a.txt", "b.txt", "--replace-sha256", "xyz"]).err("invalid_argument", 2);
+}
+
+#[test]
+fn expect_sha256_guards_the_source() {
+    let env = TestEnv::new();
+    env.write("a.txt", "content");
+    let wrong = sha256_hex(b"other");
+    transfer(&env, &["a.txt", "b.txt", "--expect-sha256", &wrong]).err("source_changed", 3);
+    assert!(!exists(&env.path("b.txt")));
+    transfer(
+        &env,
+        &["a.txt", "b.txt", "--move", "--expect-sha256", &wrong],
+    )
+    .err("source_changed", 3);
+    assert_eq!(env.read("a.txt"), b"content");
+    assert!(!exists(&env.path("b.txt")));
+    let right = sha256_hex(b"content");
+    ok_transfer(&env, &["a.txt", "b.txt", "--expect-sha256", &right]);
+    assert_eq!(env.read("b.txt"), b"content");
+    let out = ok_transfer(
+        &env,
+        &["a.txt", "c.txt", "--move", "--expect-sha256", &right],
+    );
+    assert_eq!(out.j("method"), "rename");
+    assert_eq!(out.j("sha256"), right.as_str());
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn same_file_is_refused_by_path_hard_link_and_symlink() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x");
+    transfer(&env, &["a.txt", "a.txt"]).err("same_file", 3);
+    transfer(&env, &["a.txt", "."]).err("same_file", 3);
+    fs::hard_link(env.path("a.txt"), env.path("hard.txt")).unwrap();
+    for args in [
+        &["a.txt", "hard.txt"][..],
+        &["hard.txt", "a.txt", "--move"][..],
+        &["a.txt", "hard.txt", "--replace-sha256", &sha256_hex(b"x")][..],
+    ] {
+        transfer(&env, args).err("same_file", 3);
+    }
+    std::os::unix::fs::symlink("a.txt", env.path("link")).unwrap();
+    transfer(&env, &["link", "a.txt"]).err("same_file", 3);
+    transfer(&env, &["link", "hard.txt", "--move"]).err("same_file", 3);
+    assert_eq!(env.read("a.txt"), b"x");
+    assert_eq!(env.read("hard.txt"), b"x");
+}
+
+#[test]
+fn a_destination_that_is_a_link_is_refused() {
+    let env = TestEnv::new();
+    env.write("a.txt", "new");
+    env.write("target.txt", "old");
+    std::os::unix::fs::symlink("target.txt", env.path("link")).unwrap();
+    let sha = sha256_hex(b"old");
+    transfer(&env, &["a.txt", "link"]).err("symlink", 3);
+    transfer(&env, &["a.txt", "link", "--replace-sha256", &sha]).err("symlink", 3);
+    std::os::unix::fs::symlink("missing", env.path("dangling")).unwrap();
+    transfer(&env, &["a.txt", "dangling"]).err("symlink", 3);
+    assert_eq!(env.read("target.txt"), b"old");
+    assert!(
+        fs::symlink_metadata(env.path("link"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn a_source_link_transfers_the_file_it_points_to() {
+    let env = TestEnv::new();
+    env.write("real.txt", "data");
+    std::os::unix::fs::symlink("real.txt", env.path("link")).unwrap();
+    let out = ok_transfer(&env, &["link", "copy.txt"]);
+    assert_eq!(out.j("source"), env.path("real.txt").to_str().unwrap());
+    assert_eq!(out.j("viaSymlink"), env.path("link").to_str().unwrap());
+    assert_eq!(env.read("copy.txt"), b"data");
+}
+
+#[test]
+fn special_and_missing_sources() {
+    let env = TestEnv::new();
+    fs::create_dir(env.path("dir")).unwrap();
+    transfer(&env, &["dir", "x"]).err("is_directory", 3);
+    let fifo = env.path("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        // Never opened: a FIFO without a writer would block forever.
+        let out = transfer(&env, &["fifo", "x"]);
+        out.err("irregular_file", 3);
+        assert_eq!(out.json["error"]["fileType"], "FIFO");
+    } else {
+        eprintln!("skipping the FIFO case: mkfifo failed");
+    }
+    transfer(&env, &["missing.txt", "x"]).err("not_found", 4);
+    assert!(!exists(&env.path("x")));
+    env.write("a.txt", "x");
+    fs::create_dir(env.path("out")).unwrap();
+    fs::create_dir(env.path("out/a.txt")).unwrap();
+    transfer(&env, &["a.txt", "out"]).err("is_directory", 3);
+}
+
+#[test]
+fn read_only_refuses() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x");
+    transfer(&env, &["--read-only", "a.txt", "b.txt"]).err("read_only", 3);
+    transfer(&env, &["a.txt", "b.txt", "--move", "--read-only"]).err("read_only", 3);
+    assert!(!exists(&env.path("b.txt")));
+    assert!(exists(&env.path("a.txt")));
+}
+
+#[test]
+fn move_within_one_filesystem_is_a_rename() {
+    let env = TestEnv::new();
+    env.write("a.txt", "moved");
+    let ino = fs::metadata(env.path("a.txt")).unwrap().ino();
+    let out = ok_transfer(&env, &["a.txt", "b.txt", "--move"]);
+    assert_eq!(out.j("method"), "rename");
+    assert_eq!(out.j("sourceRemoved"), true);
+    assert_eq!(out.j("bytes"), 5);
+    assert!(out.j("sha256").is_null());
+    assert!(!exists(&env.path("a.txt")));
+    assert_eq!(fs::metadata(env.path("b.txt")).unwrap().ino(), ino);
+    let text = env.text(&["transfer", "b.txt", "c.txt", "--move"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.starts_with("moved b.txt -> c.txt"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn move_across_filesystems_copies_then_removes_the_source() {
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return;
+    }
+    let data = vec![7u8; 3 * MIB as usize + 11];
+    env.write("a.bin", &data);
+    let dst = shm.path().join("a.bin");
+    let out = ok_transfer(&env, &["a.bin", dst.to_str().unwrap(), "--move"]);
+    assert_eq!(out.j("method"), "copy");
+    assert_eq!(out.j("sourceRemoved"), true);
+    assert_eq!(out.j("sha256"), sha256_hex(&data).as_str());
+    assert_eq!(fs::read(&dst).unwrap(), data);
+    assert!(!exists(&env.path("a.bin")));
+    assert!(temps(shm.path()).is_empty());
+}
+
+#[test]
+fn the_session_baseline_follows_a_move() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    env.json(&["read", "a.txt"]).ok();
+    ok_transfer(&env, &["a.txt", "b.txt", "--move"]);
+    let files = |out: &Out| -> Vec<String> {
+        out.j("files")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let state = env.json(&["state", "show"]);
+    state.ok();
+    let b = env.path("b.txt").to_str().unwrap().to_string();
+    assert_eq!(files(&state), vec![b.clone()]);
+    // Across filesystems too (copy method): the baseline is carried to the new path.
+    if let Some(shm) = shm_dir() {
+        let dst = shm.path().join("c.txt");
+        ok_transfer(&env, &["b.txt", dst.to_str().unwrap(), "--move"]);
+        let state = env.json(&["state", "show"]);
+        assert_eq!(files(&state), vec![dst.to_str().unwrap().to_string()]);
+    }
+    // A copy of a file the session never read gives no baseline.
+    env.write("unread.txt", "u");
+    ok_transfer(&env, &["unread.txt", "copy.txt"]);
+    let state = env.json(&["state", "show"]);
+    assert!(!files(&state).iter().any(|p| p.ends_with("copy.txt")));
+}
+
+#[test]
+fn hard_linked_source_and_destination_with_move_keep_both() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x");
+    fs::hard_link(env.path("a.txt"), env.path("b.txt")).unwrap();
+    transfer(&env, &["a.txt", "b.txt", "--move"]).err("same_file", 3);
+    assert!(exists(&env.path("a.txt")) && exists(&env.path("b.txt")));
+}
+
+/// Spawn quill and poll its VmHWM until it exits; returns (output, peak RSS in KiB).
+fn run_measuring_rss(mut c: Command) -> (Out, u64) {
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let described = format!("{c:?}");
+    let child = c.spawn().unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let waiter = std::thread::spawn(move || child.wait_with_output().unwrap());
+    let mut peak = 0u64;
+    while !waiter.is_finished() {
+        if let Ok(s) = fs::read_to_string(&status)
+            && let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kb);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let o = waiter.join().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let out = Out {
+        code: o.status.code().unwrap_or(-1),
+        json: serde_json::from_str(stdout.trim_end()).unwrap_or(serde_json::Value::Null),
+        stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        described,
+    };
+    (out, peak)
+}
+
+#[test]
+fn a_512_mib_copy_runs_in_bounded_memory_with_json_progress() {
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    let src = shm.path().join("big.bin");
+    let dst = shm.path().join("copy.bin");
+    let sha = big_file(&src, 512 * MIB);
+    let c = env.command([
+        "--json",
+        "transfer",
+        src.to_str().unwrap(),
+        dst.to_str().unwrap(),
+        "--progress",
+        "json",
+    ]);
+    let (out, peak_kib) = run_measuring_rss(c);
+    out.ok();
+    assert_eq!(out.j("sha256"), sha.as_str());
+    assert_eq!(out.j("bytes"), 512 * MIB);
+    assert!(peak_kib > 0, "could not read VmHWM");
+    assert!(peak_kib < 32 * 1024, "peak RSS {peak_kib} KiB");
+    let events: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not JSON: {l:?}")))
+        .collect();
+    assert!(events.len() >= 2, "{}", out.stderr);
+    let mut last = 0;
+    for e in &events {
+        assert_eq!(e["event"], "progress");
+        assert_eq!(e["total"], 512 * MIB);
+        let b = e["bytes"].as_u64().unwrap();
+        assert!(b >= last, "{}", out.stderr);
+        last = b;
+    }
+    assert_eq!(last, 512 * MIB);
+    fs::remove_file(&dst).unwrap();
+    assert_eq!(fs::metadata(&src).unwrap().len(), 512 * MIB);
+}
+
+#[test]
+fn kill_9_and_sigint_mid_move_never_lose_or_half_publish() {
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return;
+    }
+    let size = 768 * MIB;
+    let src = env.path("big.bin");
+    let dst = shm.path().join("big.bin");
+    let sha = big_file(&src, size);
+    // Calibrate: how long does a whole move take here?
+    let t = Instant::now();
+    ok_transfer(
+        &env,
+        &[src.to_str().unwrap(), dst.to_str().unwrap(), "--move"],
+    );
+    let whole = t.elapsed().as_millis().max(50) as u64;
+    fs::rename(&dst, &src).unwrap_or_else(|_| {
+        fs::copy(&dst, &src).unwrap();
+        fs::remove_file(&dst).unwrap();
+    });
+    let signals = ["KILL", "INT", "KILL", "INT", "TERM", "KILL"];
+    for (i, sig) in signals.iter().enumerate() {
+        if !exists(&src) {
+            // The previous round completed the move: put the file back.
+            fs::copy(&dst, &src).unwrap();
+            fs::remove_file(&dst).unwrap();
+        }
+        let mut c = env.command([
+            "--json",
+            "transfer",
+            src.to_str().unwrap(),
+            dst.to_str().unwrap(),
+            "--move",
+        ]);
+        c.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let child = c.spawn().unwrap();
+        let delay = jitter(i as u64, whole + whole / 4);
+        std::thread::sleep(Duration::from_millis(delay));
+        Command::new("kill")
+            .args([&format!("-{sig}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        let why = format!(
+            "round {i}: SIG{sig} after {delay} ms; exit {:?}; {stdout}",
+            o.status
+        );
+        let dst_complete = exists(&dst);
+        eprintln!(
+            "{why}: destination {}, source {}",
+            if dst_complete { "complete" } else { "absent" },
+            if exists(&src) { "present" } else { "removed" }
+        );
+        if dst_complete {
+            assert_eq!(file_sha(&dst), sha, "partial destination: {why}");
+        }
+        if exists(&src) {
+            assert_eq!(file_sha(&src), sha, "source damaged: {why}");
+        } else {
+            assert!(dst_complete, "source lost: {why}");
+        }
+        // A signal that lands before quill installs its handler ends it like kill -9 would.
+        let handled = std::os::unix::process::ExitStatusExt::signal(&o.status).is_none();
+        if *sig != "KILL" && handled {
+            let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+            if json["ok"] == true {
+                assert!(dst_complete && !exists(&src), "{why}");
+            } else {
+                assert_eq!(o.status.code(), Some(4), "{why}");
+                assert_eq!(json["error"]["kind"], "interrupted", "{why}");
+                assert!(!dst_complete, "{why}");
+                assert!(temps(shm.path()).is_empty(), "temp left: {why}");
+            }
+        }
+        // Files a killed process left behind may stay (SPEC §1.5); clean up for the next round.
+        for t in temps(shm.path()) {
+            fs::remove_file(shm.path().join(t)).unwrap();
+        }
+        if dst_complete && exists(&src) {
+            fs::remove_file(&dst).unwrap();
+        }
+    }
+    let _ = fs::remove_file(&src);
+}
+
+fn strace_run(env: &TestEnv, inject: &str, args: &[&str]) -> Out {
+    let mut c = Command::new("strace");
+    c.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("QUILL_STATE_DIR", &env.state)
+        .current_dir(&env.dir)
+        .args(["-f", "-qq", "-o", "/dev/null"])
+        .args(inject.split(' ').flat_map(|a| {
+            if a.starts_with('-') {
+                vec![a]
+            } else if a.contains('=') {
+                vec!["-e", a]
+            } else {
+                vec![a]
+            }
+        }))
+        .args([crate::util::BIN, "--json"])
+        .args(args)
+        .stdin(Stdio::null());
+    run(c, None)
+}
+
+#[test]
+fn injected_enospc_and_eio_publish_nothing() {
+    if !have("strace") {
+        eprintln!("skipping: strace is not installed (apt-get install strace)");
+        return;
+    }
+    let env = TestEnv::new();
+    let data = vec![3u8; 8 * MIB as usize];
+    env.write("a.bin", &data);
+    // Injection must be allowed here (ptrace may be forbidden in some sandboxes).
+    let probe = strace_run(&env, "trace=none", &["state", "show"]);
+    if probe.code != 0 {
+        eprintln!("skipping: strace cannot trace here: {}", probe.stderr);
+        return;
+    }
+    // Find which write(2) of the copying thread is the second chunk (earlier writes belong to
+    // the lock files), then fail exactly that one.
+    let trace = env.path("trace.txt");
+    let traced = strace_run(
+        &env,
+        &format!("trace=write -o {}", trace.display()),
+        &["transfer", "a.bin", "traced.bin"],
+    );
+    traced.ok();
+    let lines = fs::read_to_string(&trace).unwrap();
+    let first_chunk = lines
+        .lines()
+        .find(|l| {
+            l.contains(" write(")
+                && l.rsplit("= ")
+                    .next()
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .is_some_and(|n| n >= 64 * 1024)
+        })
+        .expect("a chunk write in the trace");
+    let pid = first_chunk.split_whitespace().next().unwrap();
+    let nth = lines
+        .lines()
+        .filter(|l| l.starts_with(pid) && l.contains(" write("))
+        .position(|l| l == first_chunk)
+        .unwrap()
+        + 2;
+    fs::remove_file(&trace).unwrap();
+    fs::remove_file(env.path("traced.bin")).unwrap();
+    let out = strace_run(
+        &env,
+        &format!("inject=write:error=ENOSPC:when={nth}"),
+        &["transfer", "a.bin", "b.bin"],
+    );
+    out.err("no_space", 4);
+    assert_eq!(out.json["error"]["operation"], "write");
+    // EIO on the fsync of the temporary file, for a copy and a move across filesystems.
+    let out = strace_run(
+        &env,
+        "inject=fsync:error=EIO:when=1",
+        &["transfer", "a.bin", "b.bin"],
+    );
+    out.err("io", 4);
+    assert_eq!(out.json["error"]["operation"], "fsync");
+    if let Some(shm) = shm_dir() {
+        let dst = shm.path().join("b.bin");
+        let out = strace_run(
+            &env,
+            "inject=fsync:error=EIO:when=1",
+            &["transfer", "a.bin", dst.to_str().unwrap(), "--move"],
+        );
+        out.err("io", 4);
+        assert!(!exists(&dst));
+        assert!(temps(shm.path()).is_empty());
+    }
+    assert!(!exists(&env.path("b.bin")));
+    assert_eq!(env.read("a.bin"), data);
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn a_source_appended_to_during_the_copy_is_source_changed() {
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return;
+    }
+    // A move across filesystems: a copy whose source must survive the refusal.
+    let src = env.path("grow.bin");
+    let dst = shm.path().join("copy.bin");
+    big_file(&src, 256 * MIB);
+    let mut c = env.command([
+        "--json",
+        "transfer",
+        src.to_str().unwrap(),
+        dst.to_str().unwrap(),
+        "--move",
+        "--progress",
+        "json",
+    ]);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    // Append as soon as the first progress event shows the copy is under way.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let mut f = fs::OpenOptions::new().append(true).open(&src).unwrap();
+    f.write_all(b"appended").unwrap();
+    drop(f);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&line).unwrap();
+    if first["bytes"] == first["total"] {
+        eprintln!("the copy finished before the append; nothing to check");
+        return;
+    }
+    assert_eq!(json["error"]["kind"], "source_changed", "{stdout}");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(!exists(&dst));
+    assert!(temps(shm.path()).is_empty());
+    assert_eq!(fs::metadata(&src).unwrap().len(), 256 * MIB + 8);
+}
+
+#[test]
+fn locks_and_state_dir_are_used() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x");
+    ok_transfer(&env, &["a.txt", "b.txt"]);
+    let locks: Vec<PathBuf> = fs::read_dir(env.state.join("locks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(locks.len(), 2, "{locks:?}");
+}
+
+#[test]
+fn racing_transfers_to_one_destination_publish_exactly_one() {
+    let env = TestEnv::new();
+    let sources: Vec<String> = (0..4)
+        .map(|i| {
+            let name = format!("s{i}.txt");
+            env.write(&name, format!("source {i}\n").repeat(1000));
+            name
+        })
+        .collect();
+    let children: Vec<_> = sources
+        .iter()
+        .map(|s| {
+            let mut c = env.command(["--json", "transfer", s, "dst.txt"]);
+            c.stdout(Stdio::piped()).stderr(Stdio::piped());
+            c.spawn().unwrap()
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for (i, child) in children.into_iter().enumerate() {
+        let o = child.wait_with_output().unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+        if json["ok"] == true {
+            winners.push(i);
+        } else {
+            assert_eq!(json["error"]["kind"], "destination_exists", "{json}");
+            assert_eq!(o.status.code(), Some(3));
+        }
+    }
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    assert_eq!(env.read("dst.txt"), env.read(&sources[winners[0]]));
+    assert!(temps(&env.dir).is_empty());
+}
+
+#[test]
+fn progress_none_and_small_files_print_nothing_on_stderr() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x".repeat(100_000));
+    let out = ok_transfer(&env, &["a.txt", "b.txt", "--progress", "none"]);
+    assert_eq!(out.stderr, "");
+    let out = ok_transfer(&env, &["a.txt", "c.txt"]); // auto, not a terminal
+    assert_eq!(out.stderr, "");
+    let out = ok_transfer(&env, &["a.txt", "d.txt", "--progress", "json"]);
+    let last: serde_json::Value = serde_json::from_str(out.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(last["bytes"], 100_000);
+    assert_eq!(last["total"], 100_000);
+}
+
+#[test]
+fn a_source_changed_after_the_copy_is_kept_and_the_result_says_why() {
+    if !have("strace") {
+        eprintln!("skipping: strace is not installed (apt-get install strace)");
+        return;
+    }
+    let env = TestEnv::new();
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return;
+    }
+    let data = b"version 1\n".repeat(1000);
+    env.write("a.txt", &data);
+    let dst = shm.path().join("a.txt");
+    // Hold quill for a moment right after it publishes (renameat2), and change the source then.
+    let mut c = Command::new("strace");
+    c.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("QUILL_STATE_DIR", &env.state)
+        .current_dir(&env.dir)
+        .args(["-f", "-qq", "-o", "/dev/null", "-e"])
+        .arg("inject=renameat2:delay_exit=800000")
+        .args([crate::util::BIN, "--json", "transfer", "a.txt"])
+        .arg(&dst)
+        .arg("--move")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null());
+    let child = c.spawn().unwrap();
+    let start = Instant::now();
+    while !exists(&dst) && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    fs::OpenOptions::new()
+        .append(true)
+        .open(env.path("a.txt"))
+        .unwrap()
+        .write_all(b"version 2\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(json["ok"], true, "{stdout}");
+    assert_eq!(json["sourceRemoved"], false, "{stdout}");
+    assert!(
+        json["sourceKeptReason"]
+            .as_str()
+            .unwrap()
+            .contains("modified"),
+        "{stdout}"
+    );
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 1, "{stdout}");
+    assert_eq!(fs::read(&dst).unwrap(), data);
+    assert!(env.read("a.txt").ends_with(b"version 2\n"));
+}
+
+#[test]
+fn opposite_transfers_take_the_locks_in_one_order() {
+    let env = TestEnv::new();
+    for round in 0..5 {
+        let (a, b) = (format!("a{round}"), format!("b{round}"));
+        env.write(&a, format!("A{round}"));
+        env.write(&b, format!("B{round}"));
+        let ha = sha256_hex(format!("A{round}").as_bytes());
+        let hb = sha256_hex(format!("B{round}").as_bytes());
+        let spawn = |from: &str, to: &str, sha: &str| {
+            let mut c = env.command([
+                "--json",
+                "--lock-timeout",
+                "10",
+                "transfer",
+                from,
+                to,
+                "--replace-sha256",
+                sha,
+            ]);
+            c.stdout(Stdio::piped()).stderr(Stdio::piped());
+            c.spawn().unwrap()
+        };
+        let one = spawn(&a, &b, &hb);
+        let two = spawn(&b, &a, &ha);
+        for child in [one, two] {
+            let o = child.wait_with_output().unwrap();
+            let json: serde_json::Value =
+                serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+            // Serialized by the locks: each either replaced the version it named or found it
+            // already replaced — never a lock timeout.
+            assert!(
+                json["ok"] == true || json["error"]["kind"] == "destination_exists",
+                "{json}"
+            );
+        }
+    }
+}
