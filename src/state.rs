@@ -21,6 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::app::Context;
 use crate::error::{Error, Result};
 use crate::lock;
+use crate::probe::Identity;
 
 pub const VERSION: u32 = 1;
 pub const MAX_FILES: usize = 512;
@@ -44,6 +45,24 @@ pub struct Baseline {
     pub complete: bool,
     /// The session clock when last used (LRU order).
     pub used: u64,
+}
+
+impl Baseline {
+    /// The baseline of `path` whose content hashes to `sha256`, identified by `id`, read now.
+    pub fn new(path: &Path, sha256: String, id: &Identity, complete: bool) -> Baseline {
+        Baseline {
+            path: path.to_path_buf(),
+            sha256,
+            size: id.size,
+            dev: id.dev,
+            ino: id.ino,
+            mtime_ns: id.mtime_ns,
+            ctime_ns: id.ctime_ns,
+            read_at_ns: now_ns(),
+            complete,
+            used: 0,
+        }
+    }
 }
 
 /// One undo step: the content before a mutation (None: the file did not exist) and after.

@@ -212,18 +212,7 @@ pub fn record(
 ) -> Result<()> {
     let meta = fs::metadata(target).map_err(|e| Error::io("inspect", target, e))?;
     let id = Identity::of(&meta);
-    let baseline = Baseline {
-        path: target.to_path_buf(),
-        sha256: new_sha256.to_string(),
-        size: id.size,
-        dev: id.dev,
-        ino: id.ino,
-        mtime_ns: id.mtime_ns,
-        ctime_ns: id.ctime_ns,
-        read_at_ns: state::now_ns(),
-        complete,
-        used: 0,
-    };
+    let baseline = Baseline::new(target, new_sha256.to_string(), &id, complete);
     let key = path_key(target);
     Store::new(ctx).update(|s| {
         s.record(baseline);

@@ -22,7 +22,7 @@ use crate::output::Report;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, CHUNK, Identity};
 use crate::sniff::{self, Encoding, Sniffed};
-use crate::state::{Baseline, Store, now_ns};
+use crate::state::{Baseline, Store};
 use crate::text::{Page, PageSpec, Pager, Stop, page_all};
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
@@ -320,18 +320,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
     let baseline = if record {
         let sha = hex(&hasher.finalize());
         r.sha256 = Some(sha.clone());
-        Some(Baseline {
-            path: path.clone(),
-            sha256: sha,
-            size: before.size,
-            dev: before.dev,
-            ino: before.ino,
-            mtime_ns: before.mtime_ns,
-            ctime_ns: before.ctime_ns,
-            read_at_ns: now_ns(),
-            complete: r.complete,
-            used: 0,
-        })
+        Some(Baseline::new(path, sha, &before, r.complete))
     } else {
         None
     };

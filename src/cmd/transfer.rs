@@ -529,17 +529,10 @@ impl Plan<'_> {
                 s.forget(&source);
             }
             if let Some((sha256, complete, read_at_ns)) = carried {
+                // The read happened when the source was read, not now.
                 s.record(Baseline {
-                    path: dest,
-                    sha256,
-                    size: id.size,
-                    dev: id.dev,
-                    ino: id.ino,
-                    mtime_ns: id.mtime_ns,
-                    ctime_ns: id.ctime_ns,
                     read_at_ns,
-                    complete,
-                    used: 0,
+                    ..Baseline::new(&dest, sha256, &id, complete)
                 });
             }
         });

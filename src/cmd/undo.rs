@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::history;
 use crate::output::Report;
 use crate::probe::sha256_bytes;
-use crate::state::{self, Baseline, Store, path_key};
+use crate::state::{Baseline, Store, path_key};
 
 pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
     let resolved = mutate::resolve(ctx, &args.path, "undo")?;
@@ -65,18 +65,7 @@ pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
             Some(bytes) => {
                 let meta = fs::metadata(&target).map_err(|e| Error::io("inspect", &target, e))?;
                 let id = crate::probe::Identity::of(&meta);
-                Some(Baseline {
-                    path: target.clone(),
-                    sha256: sha256_bytes(bytes),
-                    size: id.size,
-                    dev: id.dev,
-                    ino: id.ino,
-                    mtime_ns: id.mtime_ns,
-                    ctime_ns: id.ctime_ns,
-                    read_at_ns: state::now_ns(),
-                    complete,
-                    used: 0,
-                })
+                Some(Baseline::new(&target, sha256_bytes(bytes), &id, complete))
             }
             None => None,
         };

@@ -7,21 +7,11 @@
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use crate::util::{BIN, TestEnv, have, run, sha256_hex};
-
-fn temps_in(dir: &Path) -> Vec<String> {
-    fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".quill-") && n.ends_with(".tmp"))
-        .collect()
-}
+use crate::util::{BIN, TestEnv, have, quill_temps, run, sha256_hex};
 
 fn pseudo_random(seed: u64) -> u64 {
     let mut x = seed
@@ -66,7 +56,7 @@ fn kill_9_during_a_256_mb_write_leaves_old_or_new() {
             "round {round} (killed after {delay} ms, {status:?}): a torn file of {} bytes",
             now.len()
         );
-        for t in temps_in(&env.dir) {
+        for t in quill_temps(&env.dir) {
             fs::remove_file(env.path(&t)).unwrap();
         }
     }
@@ -86,7 +76,7 @@ fn sigterm_mid_write_removes_the_temp_file() {
     stdin.write_all(&vec![b'x'; 1 << 20]).unwrap();
     thread::sleep(Duration::from_millis(400));
     assert_eq!(
-        temps_in(&env.dir).len(),
+        quill_temps(&env.dir).len(),
         1,
         "the stage exists while input streams"
     );
@@ -105,7 +95,7 @@ fn sigterm_mid_write_removes_the_temp_file() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(o.status.code(), Some(4), "{v}");
     assert_eq!(v["error"]["kind"], "interrupted");
-    assert!(temps_in(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
     assert_eq!(env.read("f.txt"), b"old\n");
 }
 
@@ -167,7 +157,7 @@ fn injected_enospc_and_eio_leave_the_target_untouched() {
         );
         assert_eq!(out.code, 4, "{name}");
         assert_eq!(env.read("f.txt"), b"old\n", "{name}");
-        assert!(temps_in(&env.dir).is_empty(), "{name}: temp left");
+        assert!(quill_temps(&env.dir).is_empty(), "{name}: temp left");
     }
 }
 
@@ -192,7 +182,7 @@ fn a_full_tmpfs_is_no_space() {
     let out = env.json(&["write", "small/f.txt", "--from", "two-mib.src"]);
     let kind = out.json["error"]["kind"].clone();
     let left = fs::read(mnt.join("f.txt")).unwrap();
-    let temps = temps_in(&mnt);
+    let temps = quill_temps(&mnt);
     let _ = Command::new("umount").arg(&mnt).status();
     assert_eq!(kind, "no_space", "{}", out.stdout);
     assert_eq!(out.code, 4);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Out, TestEnv, exists, have, run, sha256_hex};
+use crate::util::{Out, TestEnv, exists, have, quill_temps, run, sha256_hex};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -26,16 +26,6 @@ fn transfer(env: &TestEnv, args: &[&str]) -> Out {
     let mut a = vec!["transfer"];
     a.extend_from_slice(args);
     env.json(&a)
-}
-
-/// Names in `dir` that look like quill temporary files.
-fn temps(dir: &Path) -> Vec<String> {
-    fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".quill-") && n.ends_with(".tmp"))
-        .collect()
 }
 
 /// A scratch directory on tmpfs (another filesystem than the test's work dir, and cheap for
@@ -120,7 +110,7 @@ fn copy_publishes_the_same_bytes_and_reports_them() {
         env.path("b.txt").to_str().unwrap()
     );
     assert_eq!(out.j("fileAccess")["access"], "write");
-    assert!(temps(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]
@@ -196,7 +186,7 @@ fn an_existing_destination_is_refused_and_untouched() {
     assert!(!out.stdout.contains(&sha256_hex(b"old")));
     transfer(&env, &["a.txt", "b.txt", "--move"]).err("destination_exists", 3);
     assert_eq!(env.read("a.txt"), b"new");
-    assert!(temps(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]
@@ -247,7 +237,7 @@ fn expect_sha256_guards_the_source() {
     );
     assert_eq!(out.j("method"), "rename");
     assert_eq!(out.j("sha256"), right.as_str());
-    assert!(temps(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]
@@ -376,7 +366,7 @@ fn move_across_filesystems_copies_then_removes_the_source() {
     assert_eq!(out.j("sha256"), sha256_hex(&data).as_str());
     assert_eq!(fs::read(&dst).unwrap(), data);
     assert!(!exists(&env.path("a.bin")));
-    assert!(temps(shm.path()).is_empty());
+    assert!(quill_temps(shm.path()).is_empty());
 }
 
 #[test]
@@ -572,11 +562,11 @@ fn kill_9_and_sigint_mid_move_never_lose_or_half_publish() {
                 assert_eq!(o.status.code(), Some(4), "{why}");
                 assert_eq!(json["error"]["kind"], "interrupted", "{why}");
                 assert!(!dst_complete, "{why}");
-                assert!(temps(shm.path()).is_empty(), "temp left: {why}");
+                assert!(quill_temps(shm.path()).is_empty(), "temp left: {why}");
             }
         }
         // Files a killed process left behind may stay (SPEC §1.5); clean up for the next round.
-        for t in temps(shm.path()) {
+        for t in quill_temps(shm.path()) {
             fs::remove_file(shm.path().join(t)).unwrap();
         }
         if dst_complete && exists(&src) {
@@ -676,11 +666,11 @@ fn injected_enospc_and_eio_publish_nothing() {
         );
         out.err("io", 4);
         assert!(!exists(&dst));
-        assert!(temps(shm.path()).is_empty());
+        assert!(quill_temps(shm.path()).is_empty());
     }
     assert!(!exists(&env.path("b.bin")));
     assert_eq!(env.read("a.bin"), data);
-    assert!(temps(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]
@@ -729,7 +719,7 @@ fn a_source_appended_to_during_the_copy_is_source_changed() {
     assert_eq!(json["error"]["kind"], "source_changed", "{stdout}");
     assert_eq!(o.status.code(), Some(3));
     assert!(!exists(&dst));
-    assert!(temps(shm.path()).is_empty());
+    assert!(quill_temps(shm.path()).is_empty());
     assert_eq!(fs::metadata(&src).unwrap().len(), 256 * MIB + 8);
 }
 
@@ -777,7 +767,7 @@ fn racing_transfers_to_one_destination_publish_exactly_one() {
     }
     assert_eq!(winners.len(), 1, "{winners:?}");
     assert_eq!(env.read("dst.txt"), env.read(&sources[winners[0]]));
-    assert!(temps(&env.dir).is_empty());
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]

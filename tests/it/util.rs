@@ -205,3 +205,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub fn exists(p: &Path) -> bool {
     fs::symlink_metadata(p).is_ok()
 }
+
+/// Names in `dir` that look like quill temporary files (`.<name>.quill-<random>.tmp`).
+pub fn quill_temps(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".quill-") && n.ends_with(".tmp"))
+        .collect()
+}
