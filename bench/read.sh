@@ -14,9 +14,12 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/quill-bench-read.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W"
 
-bench() { # hyperfine ARGS... -> the mean of each command in ms, space-separated
+bench() { # hyperfine ARGS... -> the mean wall time of each command in ms, space-separated
   hyperfine -N --style none --export-json "$W/hf.json" "$@" >/dev/null 2>&1
   python3 -c 'import json,sys; print(" ".join("%.2f" % (r["mean"]*1e3) for r in json.load(open(sys.argv[1]))["results"]))' "$W/hf.json"
+}
+cpu() { # the mean CPU time (user + system) of each command of the last bench, in ms
+  python3 -c 'import json,sys; print(" ".join("%.2f" % ((r["user"]+r["system"])*1e3) for r in json.load(open(sys.argv[1]))["results"]))' "$W/hf.json"
 }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
@@ -56,7 +59,15 @@ for s in range(64):
 os.chmod("full", 0o700)
 PY
 echo "state file of the session: $(du -k full/sessions/"$(printf bench | sha256sum | cut -c1-64)".json | cut -f1) KiB"
-read -r e f < <(bench --warmup 10 --runs 200 \
+read -r e f < <(bench --warmup 20 --runs 500 \
   "env QUILL_STATE_DIR=$W/empty QUILL_SESSION=bench $Q read small.txt" \
   "env QUILL_STATE_DIR=$W/full QUILL_SESSION=bench $Q read small.txt")
-echo "empty state: ${e} ms   64x512 state: ${f} ms   overhead: $(python3 -c "print(f'{$f-$e:.2f}')") ms (goal <= 1 ms)"
+read -r ce cf < <(cpu)
+echo "empty state: ${e} ms   64x512 state: ${f} ms   overhead: $(python3 -c "print(f'{$f-$e:.2f}')") ms wall (goal <= 1 ms)"
+echo "CPU (user+sys): ${ce} ms vs ${cf} ms   overhead: $(python3 -c "print(f'{$cf-$ce:.2f}')") ms"
+if command -v valgrind >/dev/null; then
+  ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
+  ie=$(ir "$Q" --state-dir "$W/empty" --session bench read small.txt)
+  ifull=$(ir "$Q" --state-dir "$W/full" --session bench read small.txt)
+  echo "instructions (callgrind, load-independent): ${ie} vs ${ifull}: +$(( (ifull - ie) / 1000 ))k per call"
+fi
