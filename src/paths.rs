@@ -5,7 +5,6 @@
 //! prefix. `probe` adds `openat2(RESOLVE_BENEATH)` at open time so a link swapped in after
 //! this check cannot escape either.
 
-use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -54,7 +53,8 @@ pub fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved>
     if path.as_os_str().is_empty() {
         return Err(Error::invalid_argument("the path is empty"));
     }
-    let requested = normalize_lexically(&cwd.join(path));
+    // Not folded lexically: `link/..` is the link target's parent, as the kernel sees it.
+    let requested = cwd.join(path);
     let is_link = fs::symlink_metadata(&requested).is_ok_and(|m| m.file_type().is_symlink());
     let via_symlink = is_link.then(|| requested.clone());
     let (target, exists) = match fs::canonicalize(&requested) {
@@ -126,16 +126,14 @@ fn dangling_target(link: &Path) -> PathBuf {
 /// the rest (which, not existing, contains no links).
 fn resolve_missing(path: &Path) -> Result<PathBuf> {
     let mut existing = path.to_path_buf();
-    let mut rest: Vec<&OsStr> = Vec::new();
+    let mut rest: Vec<Component> = Vec::new();
     let comps: Vec<Component> = path.components().collect();
     let mut i = comps.len();
     while i > 0 {
         match fs::symlink_metadata(&existing) {
             Ok(_) => break,
             Err(_) => {
-                if let Component::Normal(name) = comps[i - 1] {
-                    rest.push(name);
-                }
+                rest.push(comps[i - 1]);
                 i -= 1;
                 existing = comps[..i].iter().collect();
             }
@@ -148,8 +146,16 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
             similar: Vec::new(),
         });
     }
-    for name in rest.into_iter().rev() {
-        base.push(name);
+    // Below the first missing component nothing exists, so nothing is a link: `..` and `.`
+    // fold lexically there.
+    for c in rest.into_iter().rev() {
+        match c {
+            Component::Normal(name) => base.push(name),
+            Component::ParentDir => {
+                base.pop();
+            }
+            _ => {}
+        }
     }
     Ok(base)
 }

@@ -58,6 +58,10 @@ pub struct Pager {
     cur: Vec<u8>,
     /// Characters of the current line seen beyond the kept bytes.
     cur_extra_chars: u64,
+    /// Bytes of the current line left out of the display.
+    cur_extra_bytes: u64,
+    /// The current line has been cut in the display.
+    cur_cut: bool,
     /// The current line is longer than what is kept and the cap is a byte cap (no char cap).
     cur_overflow: bool,
     cur_chars: u64,
@@ -91,6 +95,8 @@ impl Pager {
             line_no: 1,
             cur: Vec::new(),
             cur_extra_chars: 0,
+            cur_extra_bytes: 0,
+            cur_cut: false,
             cur_overflow: false,
             cur_chars: 0,
             lines: Vec::new(),
@@ -254,21 +260,28 @@ impl Pager {
         }
         let max_chars = self.spec.max_line_chars;
         if max_chars > 0 {
-            if self.cur_extra_chars > 0 {
+            if self.cur_cut {
                 // Already cut: only count what the display leaves out.
                 self.cur_extra_chars += count_chars(bytes);
+                self.cur_extra_bytes += bytes.len() as u64;
                 return;
             }
             // Keep bytes until a character beyond `max_chars` starts (a character's
-            // continuation bytes stay with it, even across chunks).
+            // continuation bytes stay with it, even across chunks), and never more than four
+            // bytes a character: a line of stray continuation bytes (0x80-0xBF, common in
+            // CP1252 text) starts no character at all and must not be kept whole.
+            let byte_cap = (max_chars as usize).saturating_mul(4);
             let mut kept = bytes.len();
             for (i, &b) in bytes.iter().enumerate() {
+                let over_chars = is_char_start(b) && self.cur_chars == max_chars;
+                if over_chars || self.cur.len() + i >= byte_cap {
+                    kept = i;
+                    self.cur_cut = true;
+                    self.cur_extra_chars += count_chars(&bytes[i..]);
+                    self.cur_extra_bytes += (bytes.len() - i) as u64;
+                    break;
+                }
                 if is_char_start(b) {
-                    if self.cur_chars == max_chars {
-                        kept = i;
-                        self.cur_extra_chars += count_chars(&bytes[i..]);
-                        break;
-                    }
                     self.cur_chars += 1;
                 }
             }
@@ -297,6 +310,8 @@ impl Pager {
         self.cur.clear();
         self.cur_chars = 0;
         self.cur_extra_chars = 0;
+        self.cur_extra_bytes = 0;
+        self.cur_cut = false;
         self.cur_overflow = false;
         self.tail = [0; 2];
     }
@@ -316,7 +331,7 @@ impl Pager {
             return;
         }
         let extra = self.cur_extra_chars;
-        let (body, term, term_cut): (&[u8], &[u8], u64) = if extra == 0 {
+        let (body, term, term_cut): (&[u8], &[u8], u64) = if !self.cur_cut {
             (&self.cur, b"", 0)
         } else {
             // The line was cut: show its kept characters, the marker, then its terminator
@@ -335,13 +350,18 @@ impl Pager {
             let term_cut = (term.len() - in_cur) as u64;
             (&self.cur[..self.cur.len() - in_cur], term, term_cut)
         };
-        let cut = extra.saturating_sub(term_cut);
+        let mut cut = extra.saturating_sub(term_cut);
+        let cut_bytes = self.cur_extra_bytes.saturating_sub(term_cut);
         let (mut text, lossy) = match String::from_utf8_lossy(body) {
             std::borrow::Cow::Borrowed(s) => (s.to_string(), false),
             std::borrow::Cow::Owned(s) => (s, true),
         };
         if cut > 0 {
             text.push_str(&format!("… [{cut} more chars]"));
+        } else if cut_bytes > 0 {
+            // Only stray bytes were left out: say how many.
+            text.push_str(&format!("… [{cut_bytes} more bytes]"));
+            cut = cut_bytes;
         }
         text.push_str(std::str::from_utf8(term).unwrap_or(""));
         let bytes = text.len() as u64;
@@ -531,6 +551,25 @@ mod tests {
         let page = p.finish();
         assert_eq!(page.line_ending, "crlf");
         assert_eq!(texts(&page), ["a\r\n", "b\r\n"]);
+    }
+
+    #[test]
+    fn stray_continuation_bytes_are_capped_too() {
+        let s = PageSpec {
+            max_line_chars: 5,
+            ..spec(1, 10)
+        };
+        let mut data = vec![0x80u8; 100_000];
+        data.push(b'\n');
+        let p = page_all(s, &data);
+        assert_eq!(p.lines.len(), 1);
+        assert!(p.lines[0].text.len() < 100, "{}", p.lines[0].text.len());
+        assert!(
+            p.lines[0].text.ends_with("… [99980 more bytes]\n"),
+            "{}",
+            p.lines[0].text
+        );
+        assert!(p.lines[0].cut_chars > 0);
     }
 
     #[test]

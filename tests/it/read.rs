@@ -545,3 +545,51 @@ fn a_400mb_file_is_paged_in_bounded_memory() {
     assert!(kib < 32 * 1024, "peak RSS {kib} KiB");
     fs::remove_file(path).unwrap();
 }
+
+#[test]
+fn a_line_of_stray_bytes_is_cut_in_bounded_memory() {
+    let env = TestEnv::new();
+    let mut bytes = vec![0x80u8; 8 << 20];
+    bytes.push(b'\n');
+    env.write("cp1252.txt", &bytes);
+    let out = env.json(&["read", "cp1252.txt"]);
+    out.ok();
+    let content = out.j("content").as_str().unwrap();
+    assert!(content.len() < 51200, "{}", content.len());
+    assert!(
+        content.ends_with("more bytes]\n"),
+        "{}",
+        &content[content.len() - 40..]
+    );
+    assert_eq!(out.j("lossy"), true);
+}
+
+#[test]
+fn dotdot_after_a_symlink_is_resolved_as_the_kernel_does() {
+    let env = TestEnv::new();
+    env.write("ws/a.txt", "inside\n");
+    env.write("other/x", "");
+    env.write("a.txt", "PARENT\n");
+    symlink("../other", env.path("ws/lnk")).unwrap();
+    // ws/lnk/.. is `other/..`, the work dir: a.txt there is "PARENT", as `cat` would show.
+    let out = env.json(&["read", "ws/lnk/../a.txt"]);
+    out.ok();
+    assert_eq!(out.j("content"), "PARENT\n");
+    let root = env.path("ws");
+    env.json(&["--root", root.to_str().unwrap(), "read", "ws/lnk/../a.txt"])
+        .err("outside_root", 3);
+}
+
+#[test]
+fn a_pdf_page_not_shown_whole_records_no_baseline() {
+    if !have("pdftotext") {
+        eprintln!("skipped: pdftotext (poppler-utils) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    env.write("doc.pdf", pdf());
+    let out = env.json(&["read", "doc.pdf", "--limit", "1"]);
+    out.ok();
+    assert_eq!(out.j("complete"), false);
+    assert!(out.json.get("fileAccess").is_none());
+}
