@@ -301,7 +301,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
             r.encoding = Some("utf-8");
             fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
             // A baseline only when every page, and every line of them, was shown.
-            if !(first_page == 1 && last_page >= count) || !r.complete {
+            if !(first_page == 1 && last_page >= count && r.complete) {
                 r.complete = false;
                 record = false;
             }
