@@ -43,6 +43,8 @@ pub fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<Lo
         match file.try_lock() {
             Ok(()) => break,
             Err(TryLockError::WouldBlock) => {
+                // Ctrl-C while waiting: give up at once (nothing was changed yet).
+                crate::signals::check()?;
                 let waited = start.elapsed();
                 if waited >= timeout {
                     return Err(Error::LockTimeout {

@@ -34,8 +34,8 @@ pub struct Committed {
 }
 
 impl Staged {
-    /// Create the temporary file in `target`'s directory. New files get mode 0666 less the
-    /// umask, as `open(2)` would give them.
+    /// Create the temporary file in `target`'s directory, private (0600) until it is sealed:
+    /// new content of a private file is never readable by others, even for a moment.
     pub fn new(target: &Path) -> Result<Staged> {
         let dir = target.parent().unwrap_or(Path::new("/"));
         let name = target
@@ -46,7 +46,7 @@ impl Staged {
             .prefix(&format!(".{name}.quill-"))
             .suffix(".tmp")
             .rand_bytes(8)
-            .permissions(Permissions::from_mode(0o666))
+            .permissions(Permissions::from_mode(0o600))
             .tempfile_in(dir)
             .map_err(|e| Error::io("create a temporary file in", dir, e))?;
         Ok(Staged {
@@ -91,6 +91,10 @@ impl Staged {
                 );
             }
             file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+                .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
+        } else {
+            // A new file gets what open(2) would give it: 0666 less the umask.
+            file.set_permissions(Permissions::from_mode(0o666 & !umask()))
                 .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
         }
         file.sync_all()
@@ -148,6 +152,18 @@ impl Staged {
         let _ = self.tmp.into_temp_path().keep();
         Ok(sync_dir(&target))
     }
+}
+
+/// The process umask, read from /proc (reading it with umask(2) would change it).
+fn umask() -> u32 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
 }
 
 /// fsync the directory holding `target`; a failure is a warning (the rename has happened).

@@ -273,10 +273,13 @@ impl<'a> Store<'a> {
         ensure_dirs(&self.ctx.state_dir)?;
         let _guard = lock::acquire(&self.lock_file, &self.file, self.ctx.lock_timeout)?;
         match fs::remove_file(&self.file) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(unavailable(&self.file, "remove", e)),
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(unavailable(&self.file, "remove", e)),
         }
+        // The undo blobs belong to the session: they go with it.
+        let _ = fs::remove_dir_all(crate::history::dir(self.ctx));
+        Ok(())
     }
 
     fn parse(&self) -> Result<Parsed> {
@@ -365,6 +368,10 @@ impl<'a> Store<'a> {
         sessions.sort();
         for (_, path) in sessions.iter().take(sessions.len() + 1 - MAX_SESSIONS) {
             let _ = fs::remove_file(path);
+            // Its undo blobs live under history/<the same hex name>.
+            if let Some(stem) = path.file_stem() {
+                let _ = fs::remove_dir_all(self.ctx.state_dir.join("history").join(stem));
+            }
         }
     }
 }

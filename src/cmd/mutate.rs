@@ -214,10 +214,38 @@ pub fn record(
     let id = Identity::of(&meta);
     let baseline = Baseline::new(target, new_sha256.to_string(), &id, complete);
     let key = path_key(target);
-    Store::new(ctx).update(|s| {
+    let updated = Store::new(ctx).update(|s| {
         s.record(baseline);
         history::push(ctx, s, &key, before, new_sha256);
-    })
+    });
+    committed_anyway(ctx, target, updated);
+    Ok(())
+}
+
+/// The change is on disk whatever the state update says: a failure there is a warning (the
+/// next change is refused as stale until the file is read again — failing closed), never an
+/// error that would make the caller believe nothing happened.
+pub fn committed_anyway(ctx: &Context, target: &Path, updated: Result<()>) {
+    if let Err(e) = updated {
+        ctx.warn(format!(
+            "{} was changed, but the session could not record it ({e}); read it again before the next change",
+            target.display()
+        ));
+    }
+}
+
+/// Creating a file that is not there: refused as `stale` when the caller expected a version
+/// of it (`--expect-sha256`) or the session has read it — someone deleted it since, and a
+/// change never lands on top of a change the caller has not seen.
+pub fn check_missing(ctx: &Context, target: &Path, expect: Option<&str>) -> Result<()> {
+    let known = expect.is_some() || Store::new(ctx).load()?.baseline(target).is_some();
+    if known {
+        return Err(Error::Stale {
+            path: target.to_path_buf(),
+            session: ctx.session.clone(),
+        });
+    }
+    Ok(())
 }
 
 /// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory

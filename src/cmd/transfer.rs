@@ -250,6 +250,8 @@ fn check_destination(
             path: dst.target.clone(),
         });
     }
+    // Replacing it gives its path new content; its other hard links keep the old.
+    crate::cmd::mutate::warn_hard_links(ctx, &dst.target, &meta);
     Ok(Some(Existing { meta }))
 }
 

@@ -69,7 +69,7 @@ pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
             }
             None => None,
         };
-        Store::new(ctx).update(|s| {
+        let updated = Store::new(ctx).update(|s| {
             match baseline {
                 Some(b) => s.record(b),
                 None => {
@@ -77,7 +77,8 @@ pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
                 }
             }
             history::pop(ctx, s, &key, &step);
-        })?;
+        });
+        mutate::committed_anyway(ctx, &target, updated);
     }
 
     let new: &[u8] = restored.as_deref().unwrap_or(&[]);

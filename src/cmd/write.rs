@@ -78,11 +78,12 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
     // Under the lock: freshness, publication, state, diff.
     let locked = mutate::lock(ctx, resolved)?;
     let cur = mutate::current(ctx, &target, MAX_SESSION_BYTES, None)?;
-    if let Some(cur) = &cur {
-        if args.create_only {
-            return Err(Error::CreateConflict { path: target });
+    match &cur {
+        Some(_) if args.create_only => return Err(Error::CreateConflict { path: target }),
+        Some(cur) => {
+            mutate::check_fresh(ctx, &target, cur, args.expect_sha256.as_deref())?;
         }
-        mutate::check_fresh(ctx, &target, cur, args.expect_sha256.as_deref())?;
+        None => mutate::check_missing(ctx, &target, args.expect_sha256.as_deref())?,
     }
     // The caller gave every byte, so its knowledge of the new content is complete.
     let complete = true;

@@ -5,7 +5,7 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 
 use crate::patching::assert_patch_applies;
-use crate::util::{TestEnv, exists, sha256_hex};
+use crate::util::{TestEnv, exists, have, quill_temps, sha256_hex};
 
 #[test]
 fn creates_a_file_with_its_parents_and_a_dev_null_patch() {
@@ -304,4 +304,115 @@ fn text_mode_prints_the_diff_and_a_summary() {
     let out = env.text(&["write", "n.txt", "--content", "hello\n"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("+hello"), "{}", out.stdout);
+}
+
+#[test]
+fn a_deleted_file_is_not_recreated_over_a_version_the_caller_expected() {
+    let env = TestEnv::new();
+    env.write("f.txt", "old\n");
+    env.json(&["read", "f.txt"]).ok();
+    fs::remove_file(env.path("f.txt")).unwrap();
+    env.json(&["write", "f.txt", "--content", "new\n"])
+        .err("stale", 3);
+    let sha = sha256_hex(b"old\n");
+    env.json(&["write", "g.txt", "--content", "x", "--expect-sha256", &sha])
+        .err("stale", 3);
+    assert!(!env.path("f.txt").exists() && !env.path("g.txt").exists());
+    // Forgetting the baseline says: create it anew.
+    env.json(&["state", "forget", "f.txt"]).ok();
+    env.json(&["write", "f.txt", "--content", "new\n"]).ok();
+}
+
+#[test]
+fn a_change_that_landed_is_reported_even_if_the_session_cannot_record_it() {
+    if !have("flock") {
+        eprintln!("skipped: flock (util-linux) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    env.write("f.txt", "one\n");
+    env.json(&["read", "f.txt"]).ok();
+    let lock = fs::read_dir(env.state.join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "lock"))
+        .unwrap();
+    let mut holder = std::process::Command::new("flock")
+        .arg("-x")
+        .arg(&lock)
+        .args(["sleep", "3"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = env.json(&[
+        "--lock-timeout",
+        "0.5",
+        "write",
+        "f.txt",
+        "--content",
+        "two\n",
+    ]);
+    holder.wait().unwrap();
+    out.ok();
+    assert!(
+        out.j("warnings")[0]
+            .as_str()
+            .unwrap()
+            .contains("could not record")
+    );
+    assert_eq!(env.read("f.txt"), b"two\n");
+}
+
+#[test]
+fn new_files_follow_the_umask() {
+    let env = TestEnv::new();
+    env.json(&["write", "new.txt", "--content", "x"]).ok();
+    let mode = fs::metadata(env.path("new.txt"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    let mut c = std::process::Command::new("sh");
+    let umask = c.args(["-c", "umask"]).output().unwrap();
+    let umask = u32::from_str_radix(String::from_utf8_lossy(&umask.stdout).trim(), 8).unwrap();
+    assert_eq!(mode, 0o666 & !umask);
+}
+
+#[test]
+fn new_content_of_a_private_file_is_never_readable_by_others() {
+    use std::io::Write;
+    let env = TestEnv::new();
+    env.write("secret.env", "TOKEN=old\n");
+    fs::set_permissions(env.path("secret.env"), fs::Permissions::from_mode(0o600)).unwrap();
+    env.json(&["read", "secret.env"]).ok();
+    let mut child = env
+        .command(["--json", "write", "secret.env"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"TOKEN=new\n").unwrap();
+    stdin.flush().unwrap();
+    // While quill waits for the rest of stdin, its temporary file exists: it must be 0600.
+    let mut seen = false;
+    for _ in 0..100 {
+        if let Some(t) = quill_temps(&env.dir).first() {
+            let mode = fs::metadata(env.dir.join(t)).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "temporary file {t} is {mode:o}");
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert!(seen, "the temporary file was never seen");
+    let mode = fs::metadata(env.path("secret.env"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(env.read("secret.env"), b"TOKEN=new\n");
 }

@@ -55,6 +55,7 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
                     path: target,
                 });
             }
+            mutate::check_missing(ctx, &target, args.expect_sha256.as_deref())?;
             (&[], true)
         }
         Some(c) => {
