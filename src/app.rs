@@ -31,6 +31,8 @@ pub struct Context {
     pub lock_timeout: Duration,
     pub cwd: PathBuf,
     pub stderr_is_terminal: bool,
+    /// Color on stderr (errors and warnings in text mode).
+    pub color_stderr: bool,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -72,6 +74,7 @@ impl Context {
             lock_timeout: Duration::from_secs(30),
             cwd: env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
             stderr_is_terminal: false,
+            color_stderr: false,
             warnings: Mutex::new(Vec::new()),
         }
     }
@@ -163,7 +166,7 @@ fn run(cli: Cli) -> u8 {
     let warnings = ctx.take_warnings();
     match result {
         Ok(report) => output::emit(&ctx, op, &report, &warnings),
-        Err(e) => output::emit_error(ctx.format, ctx.color, op, &e, &warnings),
+        Err(e) => output::emit_error(ctx.format, ctx.color_stderr, op, &e, &warnings),
     }
 }
 
@@ -204,13 +207,8 @@ fn format_of(cli: &Cli) -> Format {
 fn context(cli: &Cli) -> Result<Context> {
     let g = &cli.global;
     let format = format_of(cli);
-    let color = match g.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
-        }
-    } && format == Format::Text;
+    let color = color_for(g.color, io::stdout().is_terminal()) && format == Format::Text;
+    let color_stderr = color_for(g.color, io::stderr().is_terminal());
     let cwd = env::current_dir()
         .map_err(|e| Error::io("get the current directory of", Path::new("."), e))?;
     let session = match g.session.as_deref() {
@@ -246,8 +244,19 @@ fn context(cli: &Cli) -> Result<Context> {
         lock_timeout,
         cwd,
         stderr_is_terminal: io::stderr().is_terminal(),
+        color_stderr,
         warnings: Mutex::new(Vec::new()),
     })
+}
+
+/// Whether to color a stream: `--color always` wins over NO_COLOR (no-color.org), `never`
+/// never, `auto` only on a terminal without NO_COLOR.
+fn color_for(choice: ColorChoice, terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal,
+    }
 }
 
 /// `--state-dir`, else `$QUILL_STATE_DIR` (both via clap), else `$XDG_STATE_HOME/quill`, else
@@ -262,9 +271,12 @@ fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
             return xdg.join("quill");
         }
     }
-    let home = env::var_os("HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
-    home.join(".local/state/quill")
+    match env::var_os("HOME").filter(|v| !v.is_empty()) {
+        Some(home) => PathBuf::from(home).join(".local/state/quill"),
+        // No home: a per-user directory; `state::ensure_dirs` refuses it unless we own it.
+        None => PathBuf::from(format!(
+            "/tmp/quill-state-{}",
+            rustix::process::geteuid().as_raw()
+        )),
+    }
 }

@@ -469,6 +469,7 @@ Examples:
   QUILL_SESSION=agent-2 quill state clear";
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct StateArgs {
     #[command(subcommand)]
     pub action: Option<StateAction>,

@@ -246,6 +246,10 @@ impl Error {
                 "run `quill read {}` first (or pass --expect-sha256 with the content's hash)",
                 path.display()
             ),
+            Error::Stale { path, .. } if !path.exists() => format!(
+                "it was deleted after it was read; to create it anew, `quill state forget {}` first",
+                path.display()
+            ),
             Error::Stale { path, .. } => format!(
                 "run `quill read {}` again and redo the change on the current content",
                 path.display()
@@ -274,11 +278,11 @@ impl Error {
             }
             Error::BinaryFile { .. } => "quill shows text, images, PDFs and notebooks only".into(),
             Error::FileTooLarge { .. } => {
-                "raise --max-file-bytes, or change the file with another tool".into()
+                "edit takes --max-file-bytes to raise its limit; read decodes UTF-16 files and notebooks whole only up to 64 MiB".into()
             }
-            Error::LineTooLong { .. } => {
-                "raise --max-bytes, or keep the default --max-line-chars so long lines are cut".into()
-            }
+            Error::LineTooLong { bytes, .. } => format!(
+                "raise --max-bytes above {bytes}, or lower --max-line-chars so long lines are cut in the display"
+            ),
             Error::Encoding { .. } => {
                 "`old` and `new` must not contain U+FFFD (�) from a lossy read; match only the valid text around the invalid bytes".into()
             }
@@ -304,8 +308,11 @@ impl Error {
             Error::LockTimeout { .. } => {
                 "another quill process holds the lock; retry, or raise --lock-timeout".into()
             }
+            Error::StateUnavailable { message, .. } if message.contains("newer than this quill") => {
+                "a newer quill wrote this state: upgrade quill, or use another --state-dir or --session".into()
+            }
             Error::StateUnavailable { .. } => {
-                "point --state-dir (or QUILL_STATE_DIR) at a writable directory".into()
+                "point --state-dir (or QUILL_STATE_DIR) at a writable directory you own".into()
             }
             Error::ConverterMissing { install, .. } => format!("install it: {install}"),
             Error::Interrupted => "nothing was changed; run the command again".into(),

@@ -25,6 +25,8 @@ const WRITE_SLICE: usize = 1024 * 1024;
 pub struct Staged {
     tmp: NamedTempFile,
     target: PathBuf,
+    /// The caller set the permission bits (`set_mode`): sealing keeps them.
+    mode_chosen: bool,
 }
 
 /// What a commit has to tell besides success.
@@ -52,6 +54,7 @@ impl Staged {
         Ok(Staged {
             tmp,
             target: target.to_path_buf(),
+            mode_chosen: false,
         })
     }
 
@@ -61,6 +64,16 @@ impl Staged {
 
     pub fn file_mut(&mut self) -> &mut File {
         self.tmp.as_file_mut()
+    }
+
+    /// Give the temporary file its final permission bits now (before any data, for a private
+    /// file); a new file then keeps them instead of the umask default.
+    pub fn set_mode(&mut self, mode: u32) -> Result<()> {
+        self.mode_chosen = true;
+        self.tmp
+            .as_file()
+            .set_permissions(Permissions::from_mode(mode))
+            .map_err(|e| Error::io("set the permissions of", &self.target, e))
     }
 
     /// Write all of `bytes`, checking for interruption between slices.
@@ -92,7 +105,7 @@ impl Staged {
             }
             file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
                 .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
-        } else {
+        } else if !self.mode_chosen {
             // A new file gets what open(2) would give it: 0666 less the umask.
             file.set_permissions(Permissions::from_mode(0o666 & !umask()))
                 .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
@@ -155,7 +168,7 @@ impl Staged {
 }
 
 /// The process umask, read from /proc (reading it with umask(2) would change it).
-fn umask() -> u32 {
+pub fn umask() -> u32 {
     fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -167,7 +180,7 @@ fn umask() -> u32 {
 }
 
 /// fsync the directory holding `target`; a failure is a warning (the rename has happened).
-fn sync_dir(target: &Path) -> Committed {
+pub fn sync_dir(target: &Path) -> Committed {
     let dir = target.parent().unwrap_or(Path::new("/"));
     let mut c = Committed::default();
     if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {

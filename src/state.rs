@@ -283,6 +283,7 @@ impl<'a> Store<'a> {
     }
 
     fn parse(&self) -> Result<Parsed> {
+        check_owner(&self.ctx.state_dir)?;
         let bytes = match fs::read(&self.file) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Parsed::Missing),
@@ -320,6 +321,22 @@ impl<'a> Store<'a> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // Never over an earlier quarantined copy: a second corruption in the same second gets
+        // its own name.
+        for n in 0..100 {
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!(".{n}")
+            };
+            let aside = self
+                .file
+                .with_file_name(format!("{name}.corrupt-{secs}{suffix}"));
+            if fs::hard_link(&self.file, &aside).is_ok() {
+                let _ = fs::remove_file(&self.file);
+                return aside;
+            }
+        }
         let aside = self.file.with_file_name(format!("{name}.corrupt-{secs}"));
         let _ = fs::rename(&self.file, &aside);
         aside
@@ -389,8 +406,32 @@ fn unavailable(path: &Path, op: &str, e: io::Error) -> Error {
     }
 }
 
+/// A state directory that someone else owns, or that others may write to, could hold
+/// planted baselines (authorizing changes to files never read): refuse it.
+fn check_owner(state_dir: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = fs::metadata(state_dir) else {
+        return Ok(()); // not there yet: it will be created 0700
+    };
+    let me = rustix::process::geteuid().as_raw();
+    let mode = meta.permissions().mode();
+    if meta.uid() != me || mode & 0o022 != 0 {
+        return Err(Error::StateUnavailable {
+            message: format!(
+                "{} is owned by uid {} with mode {:o}; quill uses only a state directory it owns that others cannot write",
+                state_dir.display(),
+                meta.uid(),
+                mode & 0o7777
+            ),
+            path: state_dir.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
 /// Create the state directory (0700) and its `sessions/` and `locks/` folders.
 pub fn ensure_dirs(state_dir: &Path) -> Result<()> {
+    check_owner(state_dir)?;
     let mut b = DirBuilder::new();
     b.recursive(true).mode(0o700);
     for sub in ["sessions", "locks"] {

@@ -12,9 +12,9 @@
 //! goes through `output::progress`.
 
 use std::ffi::OsStr;
-use std::fs::{self, File, Metadata, Permissions};
+use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -31,7 +31,7 @@ use crate::output::Report;
 use crate::output::progress::Progress;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
-use crate::publish::Staged;
+use crate::publish::{self, Staged};
 use crate::signals;
 use crate::state::{self, Baseline, Store, now_ns};
 
@@ -378,7 +378,7 @@ impl Plan<'_> {
     fn copy(&self, source: File) -> Result<Outcome> {
         let to = &self.dst.target;
         let mut staged = Staged::new(to)?;
-        self.restrict(staged.file_mut())?;
+        self.restrict(&mut staged)?;
         let mut progress = Progress::new(
             self.args.progress,
             self.before.size,
@@ -444,23 +444,22 @@ impl Plan<'_> {
     /// the source's permission bits less the umask (as cp); a copy over a verified destination
     /// keeps the destination's mode (as cp); a move keeps the source's owner (where allowed)
     /// and mode (as mv). The owner goes first: chown clears set-id bits.
-    fn restrict(&self, file: &File) -> Result<()> {
+    fn restrict(&self, staged: &mut Staged) -> Result<()> {
         let source_mode = self.source_meta.mode() & 0o7777;
         let mode = match (self.args.move_, self.existing) {
             (true, _) => {
                 let (uid, gid) = (self.source_meta.uid(), self.source_meta.gid());
                 let _ = rustix::fs::fchown(
-                    file,
+                    &*staged.file_mut(),
                     Some(rustix::fs::Uid::from_raw(uid)),
                     Some(rustix::fs::Gid::from_raw(gid)),
                 );
                 source_mode
             }
             (false, Some(existing)) => existing.meta.mode() & 0o7777,
-            (false, None) => source_mode & 0o777 & !umask(),
+            (false, None) => source_mode & 0o777 & !publish::umask(),
         };
-        file.set_permissions(Permissions::from_mode(mode))
-            .map_err(|e| Error::io("set the permissions of", &self.dst.target, e))
+        staged.set_mode(mode)
     }
 
     /// A move keeps the source's access and modification times, as mv does (set after the
@@ -552,20 +551,9 @@ fn rewind(mut file: File, path: &Path) -> Result<File> {
     Ok(file)
 }
 
-fn umask() -> u32 {
-    // Reading the umask means setting it; quill is single-threaded here and puts it back.
-    let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o022));
-    rustix::process::umask(old);
-    old.as_raw_mode()
-}
-
 fn sync_dir(ctx: &Context, path: &Path) {
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {
-        ctx.warn(format!(
-            "committed, durability unconfirmed: fsync of {} failed: {e}",
-            dir.display()
-        ));
+    for w in publish::sync_dir(path).warnings {
+        ctx.warn(w);
     }
 }
 

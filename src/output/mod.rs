@@ -97,15 +97,10 @@ pub fn emit_error(format: Format, color: bool, op: &str, err: &Error, warnings: 
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
             print_warnings(warnings);
-            text::render_error(err, &text::Palette::new(color && stderr_is_terminal()));
+            text::render_error(err, &text::Palette::new(color));
         }
     }
     err.exit_code()
-}
-
-fn stderr_is_terminal() -> bool {
-    use std::io::IsTerminal;
-    io::stderr().is_terminal()
 }
 
 pub fn print_json_error(op: &str, err: &Error, warnings: &[String]) {

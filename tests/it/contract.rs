@@ -150,21 +150,34 @@ fn usage_errors_in_json_name_what_is_missing() {
 #[test]
 fn boolean_environment_variables_take_1_and_0() {
     let env = TestEnv::new();
-    for (value, refused) in [
+    for (i, (value, refused)) in [
         ("1", true),
         ("true", true),
         ("0", false),
         ("false", false),
         ("", false),
-    ] {
-        let mut c = env.command(["--json", "write", "x.txt", "--content", "x"]);
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("x{i}.txt");
+        let mut c = env.command(["--json", "write", &name, "--content", "x"]);
         c.env("QUILL_READ_ONLY", value);
         let out = run(c, None);
         if refused {
             out.err("read_only", 3);
         } else {
             out.ok();
-            std::fs::remove_file(env.path("x.txt")).unwrap();
         }
     }
+}
+
+#[test]
+fn color_always_colors_errors_too() {
+    let env = TestEnv::new();
+    let out = env.text(&["--color", "always", "read", "missing.txt"]);
+    assert_eq!(out.code, 4);
+    assert!(out.stderr.contains('\x1b'), "{:?}", out.stderr);
+    let out = env.text(&["read", "missing.txt"]);
+    assert!(!out.stderr.contains('\x1b'), "{:?}", out.stderr);
 }

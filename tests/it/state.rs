@@ -200,3 +200,61 @@ fn at_most_64_sessions_are_kept() {
         "least recently used removed"
     );
 }
+
+#[test]
+fn a_state_dir_others_own_or_may_write_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.json(&["read", "a.txt"]).ok();
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o777)).unwrap();
+    let out = env.json(&["read", "a.txt"]);
+    out.err("state_unavailable", 4);
+    env.json(&["write", "a.txt", "--content", "b\n"])
+        .err("state_unavailable", 4);
+    assert_eq!(env.read("a.txt"), b"a\n");
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o700)).unwrap();
+    if running_as_root() {
+        std::os::unix::fs::chown(&env.state, Some(65534), Some(65534)).unwrap();
+        env.json(&["read", "a.txt"]).err("state_unavailable", 4);
+    }
+}
+
+fn running_as_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+#[test]
+fn a_second_corruption_does_not_overwrite_the_first_quarantined_copy() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.json(&["read", "a.txt"]).ok();
+    let sessions = env.state.join("sessions");
+    let file = fs::read_dir(&sessions)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
+    for garbage in ["{first", "{second"] {
+        fs::write(&file, garbage).unwrap();
+        env.json(&["read", "a.txt"]).ok();
+    }
+    let mut kept: Vec<String> = fs::read_dir(&sessions)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".corrupt-"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["{first", "{second"]);
+}
+
+#[test]
+fn all_sessions_does_not_combine_with_an_action() {
+    let env = TestEnv::new();
+    env.json(&["state", "--all-sessions", "clear"])
+        .err("usage", 2);
+}
