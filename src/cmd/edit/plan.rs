@@ -367,6 +367,9 @@ fn exact(
     let mut spans = Vec::with_capacity(count);
     let mut last = 0;
     let mut line = 1;
+    // A one-line `old` inside a CRLF line, replaced by a multi-line `new` with bare LFs: the
+    // new lines take the file's CRLF, so the edit adds no mixed endings.
+    let new_crlf = (!old.contains(&b'\n')).then(|| to_crlf(new)).flatten();
     for s in occurrences() {
         if s < last {
             return Err(StepError::Invalid(format!(
@@ -377,7 +380,10 @@ fn exact(
         let before = &cur[last..s];
         line += memchr::memchr_iter(b'\n', before).count();
         body.extend_from_slice(before);
-        body.extend_from_slice(new);
+        match &new_crlf {
+            Some(crlf) if line_ends_in_crlf(cur, s + old.len()) => body.extend_from_slice(crlf),
+            _ => body.extend_from_slice(new),
+        }
         let span = span_from(line, &cur[s..s + old.len()]);
         line = span.start_line + memchr::memchr_iter(b'\n', &cur[s..s + old.len()]).count();
         spans.push(span);
@@ -428,6 +434,12 @@ fn span_from(start_line: usize, inner: &[u8]) -> LineSpan {
 }
 
 /// `s` with every bare `\n` turned into `\r\n`, or `None` when it has no bare `\n`.
+/// Whether the line holding byte `at` ends in `\r\n`.
+fn line_ends_in_crlf(cur: &[u8], at: usize) -> bool {
+    let rest = cur.get(at..).unwrap_or(&[]);
+    memchr::memchr(b'\n', rest).is_some_and(|i| i > 0 && rest[i - 1] == b'\r')
+}
+
 fn to_crlf(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() + 8);
     let mut changed = false;
@@ -445,6 +457,14 @@ fn to_crlf(s: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_multi_line_new_in_a_crlf_line_takes_crlf() {
+        let p = plan(b"a\r\nb\r\n", &[ed("a", "x\ny")], &PlanOptions::default()).unwrap();
+        assert_eq!(p.new_body, b"x\r\ny\r\nb\r\n");
+        let p = plan(b"a\nb\n", &[ed("a", "x\ny")], &PlanOptions::default()).unwrap();
+        assert_eq!(p.new_body, b"x\ny\nb\n");
+    }
 
     fn ed(old: &str, new: &str) -> Edit {
         Edit {
@@ -1162,13 +1182,24 @@ mod tests {
                 Err(e) => return Err(TestCaseError::fail(format!("{e:?}"))),
             };
             prop_assert_eq!(p.replacements, 1);
+            // A one-line old in a CRLF line inserts new's line breaks as CRLF.
+            let inserted = match to_crlf(new.as_bytes()) {
+                Some(crlf) if !old.contains('\n') && line_ends_in_crlf(&body, end) => crlf,
+                _ => new.as_bytes().to_vec(),
+            };
             // The only occurrence must be the one we picked; everything else is untouched.
             prop_assert_eq!(&p.new_body[..start], &body[..start]);
-            prop_assert_eq!(&p.new_body[start..start + new.len()], new.as_bytes());
-            prop_assert_eq!(&p.new_body[start + new.len()..], &body[end..]);
-            // Inverse edit restores the body when new is unique in the result.
+            prop_assert_eq!(&p.new_body[start..start + inserted.len()], &inserted[..]);
+            prop_assert_eq!(&p.new_body[start + inserted.len()..], &body[end..]);
+            // Inverse edit restores the body when new is unique in the result (and was inserted
+            // as given: after a CRLF conversion, `new` may match elsewhere instead).
+            // The same holds for the inverse: a one-line `new` put back as a multi-line `old`
+            // takes the line's CRLF.
+            if inserted != new.as_bytes() || (old.contains('\n') && !new.contains('\n')) {
+                return Ok(());
+            }
             if let Ok(back) = plan(&p.new_body, &[ed(&new, old)], &exact_opts()) {
-                prop_assert_eq!(back.new_body, body);
+                prop_assert_eq!(&back.new_body, &body, "old {:?} new {:?}", old, new);
             }
         }
 
