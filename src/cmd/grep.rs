@@ -30,6 +30,9 @@ use crate::app::Context;
 use crate::cli::{GrepArgs, GrepMode};
 use crate::error::{Error, Result};
 use crate::output::Report;
+use crate::output::search::{file_block, file_heading, match_line};
+use crate::output::text::Palette;
+use crate::paths::display;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -59,6 +62,10 @@ pub struct SearchResult {
     pub files: Option<Vec<PathBuf>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<FileCount>>,
+    /// Text output of a whole result (`--limit 0`, no offset): each file's printed bytes,
+    /// rendered by the worker threads, in path order. Not part of the JSON.
+    #[serde(skip)]
+    pub rendered: Option<Vec<Box<[u8]>>>,
     pub truncated: bool,
     pub next_offset: Option<usize>,
     pub offset: usize,
@@ -128,7 +135,7 @@ pub struct TypeDef {
 }
 
 /// How text output is laid out; not part of the JSON.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 pub struct View {
     pub heading: bool,
     pub line_numbers: bool,
@@ -198,12 +205,39 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
     } else {
         args.offset.saturating_add(args.limit)
     };
+    let heading = args.heading
+        || (!args.no_heading && {
+            use std::io::IsTerminal;
+            io::stdout().is_terminal()
+        });
+    let view = View {
+        heading,
+        line_numbers: !args.no_line_number,
+        context: content && (before > 0 || after > 0),
+        null: args.null,
+    };
+    // Text output of everything: the worker threads render each file's bytes while they
+    // search (in parallel, and without holding the lines twice); only the files' order is
+    // left for the end. A page that may start or end inside a file keeps the lines instead.
+    let render = (content
+        && ctx.format == crate::output::Format::Text
+        && args.limit == 0
+        && args.offset == 0)
+        .then(|| Render {
+            view,
+            color: ctx.color,
+            cwd: ctx.cwd.clone(),
+            direct: !args.multiline && before == 0 && after == 0,
+        });
+    let prerendered = render.is_some();
     let shared = Shared {
         matcher,
         searcher: sb,
         mode: args.mode,
         need,
+        before,
         after,
+        render,
         multiline: args.multiline,
         max_columns: args.max_columns,
         want_column: ctx.format == crate::output::Format::Json,
@@ -242,6 +276,7 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
         matches: None,
         files: None,
         counts: None,
+        rendered: None,
         truncated: next_offset.is_some(),
         next_offset,
         offset: args.offset,
@@ -264,6 +299,9 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
                     .collect(),
             );
         }
+        GrepMode::Content if prerendered => {
+            result.rendered = Some(files.into_iter().filter_map(|f| f.rendered).collect());
+        }
         GrepMode::Content => {
             let shape = Shape {
                 matcher: &shared.matcher,
@@ -274,20 +312,10 @@ pub fn run(ctx: &Context, args: &GrepArgs) -> Result<Report> {
             result.matches = Some(content_page(files, start, end, &shape));
         }
     }
-    let heading = args.heading
-        || (!args.no_heading && {
-            use std::io::IsTerminal;
-            io::stdout().is_terminal()
-        });
     Ok(Report::Grep(GrepReport {
         total,
         body: GrepBody::Search(Box::new(result)),
-        view: View {
-            heading,
-            line_numbers: !args.no_line_number,
-            context: content && (before > 0 || after > 0),
-            null: args.null,
-        },
+        view,
     }))
 }
 
@@ -401,7 +429,10 @@ struct Shared {
     searcher: SearcherBuilder,
     mode: GrepMode,
     need: usize,
+    before: usize,
     after: usize,
+    /// Set when the worker threads render the text output.
+    render: Option<Render>,
     multiline: bool,
     max_columns: usize,
     want_column: bool,
@@ -413,6 +444,16 @@ struct Shared {
     results: Mutex<Vec<Vec<FileResult>>>,
 }
 
+/// How the worker threads render text output.
+struct Render {
+    view: View,
+    color: bool,
+    cwd: PathBuf,
+    /// One line per match and nothing else (no context, no `-U`): the collector renders each
+    /// line as it is found instead of storing it.
+    direct: bool,
+}
+
 /// A file with at least one match.
 struct FileResult {
     path: PathBuf,
@@ -420,6 +461,8 @@ struct FileResult {
     count: u64,
     /// Content mode: the stored lines, unless evicted because they cannot reach the page.
     lines: Option<Box<FileLines>>,
+    /// Text output rendered by the worker thread (see `Render`), instead of `lines`.
+    rendered: Option<Box<[u8]>>,
 }
 
 /// One file's stored match and context lines, in line order, their display text in one
@@ -462,7 +505,21 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
             shared: self.shared,
             searcher: self.shared.searcher.build(),
             matcher: self.shared.matcher.clone(),
-            sink: Collector::default(),
+            sink: Collector {
+                direct: self.shared.render.as_ref().filter(|r| r.direct).map(|r| {
+                    Box::new(DirectRender {
+                        view: r.view,
+                        palette: Palette::new(r.color),
+                        cwd: r.cwd.clone(),
+                        matcher: r.color.then(|| self.shared.matcher.clone()),
+                        file: PathBuf::new(),
+                        shown: None,
+                        out: Vec::new(),
+                        text: String::new(),
+                    })
+                }),
+                ..Collector::default()
+            },
             files: Vec::new(),
             heap: BinaryHeap::new(),
             stored: 0,
@@ -525,6 +582,10 @@ impl Worker<'_> {
         };
         self.shared.files_searched.fetch_add(1, Ordering::Relaxed);
         self.sink.reset(self.shared);
+        if let Some(d) = &mut self.sink.direct {
+            d.file.clear();
+            d.file.push(entry.path());
+        }
         let result = self
             .searcher
             .search_file(&self.matcher, &file, &mut self.sink);
@@ -537,7 +598,12 @@ impl Worker<'_> {
         if self.sink.count == 0 {
             return;
         }
-        let lines = (self.shared.mode == GrepMode::Content).then(|| {
+        let rendered = self
+            .shared
+            .render
+            .as_ref()
+            .map(|r| self.render(r, entry.path()));
+        let lines = (self.shared.mode == GrepMode::Content && rendered.is_none()).then(|| {
             // Exact-size copies; the collector keeps its grown buffers for the next file.
             Box::new(FileLines {
                 arena: self.sink.lines.arena.as_str().into(),
@@ -559,8 +625,35 @@ impl Worker<'_> {
             path,
             count: self.sink.count,
             lines,
+            rendered,
         });
         self.evict();
+    }
+
+    /// The text output of the file just searched: what `output::search` prints for it.
+    fn render(&self, r: &Render, path: &Path) -> Box<[u8]> {
+        if let Some(d) = &self.sink.direct {
+            return d.out.as_slice().into();
+        }
+        let lines = FileLines {
+            arena: self.sink.lines.arena.as_str().into(),
+            recs: self.sink.lines.recs.clone(),
+        };
+        let shape = Shape {
+            matcher: &self.matcher,
+            before: self.shared.before as u64,
+            after: self.shared.after as u64,
+            spans: r.color,
+        };
+        let path: Arc<Path> = Arc::from(path);
+        let mut entries = Vec::new();
+        file_entries(&path, &lines, 0..usize::MAX, &shape, &mut entries);
+        let mut out = Vec::new();
+        let shown = display(&r.cwd, &path);
+        let palette = Palette::new(r.color);
+        // Writing to a Vec cannot fail.
+        let _ = file_block(&mut out, &shown, &entries, &r.view, &palette);
+        out.into_boxed_slice()
     }
 
     /// Drop the stored lines of the files with the largest paths while the others alone
@@ -630,6 +723,53 @@ struct Collector {
     max_columns: usize,
     /// Set when JSON needs `column` for lines stored only in part.
     column_matcher: Option<RegexMatcher>,
+    /// Set when matches are rendered as they are found (see `Render::direct`).
+    direct: Option<Box<DirectRender>>,
+}
+
+/// A collector's renderer of match lines, for `Render::direct`.
+struct DirectRender {
+    view: View,
+    palette: Palette,
+    cwd: PathBuf,
+    /// For the match spans of colored output.
+    matcher: Option<RegexMatcher>,
+    /// The file being searched, and how it is shown (computed at its first match).
+    file: PathBuf,
+    shown: Option<String>,
+    /// The file's output so far.
+    out: Vec<u8>,
+    /// The line being rendered.
+    text: String,
+}
+
+impl DirectRender {
+    /// Append one match line: the heading first (with `--heading`), then `path:line:text`,
+    /// as `output::search::file_block` prints it.
+    fn line(&mut self, line: u64, body: &[u8], max_columns: usize) {
+        let shown_path = self
+            .shown
+            .get_or_insert_with(|| display(&self.cwd, &self.file));
+        // Writing to a Vec cannot fail.
+        if self.out.is_empty() && self.view.heading {
+            let _ = file_heading(&mut self.out, shown_path, &self.palette);
+        }
+        self.text.clear();
+        let shown = push_display(&mut self.text, body, max_columns);
+        let spans = match &self.matcher {
+            Some(m) => match_spans(m, &self.text, shown),
+            None => Vec::new(),
+        };
+        let _ = match_line(
+            &mut self.out,
+            shown_path,
+            line,
+            &self.text,
+            &spans,
+            &self.view,
+            &self.palette,
+        );
+    }
 }
 
 impl Collector {
@@ -648,11 +788,19 @@ impl Collector {
         self.binary = false;
         self.lines.arena.clear();
         self.lines.recs.clear();
+        if let Some(d) = &mut self.direct {
+            d.shown = None;
+            d.out.clear();
+        }
     }
 
     fn store(&mut self, line: u64, bytes: &[u8], entry: bool) {
         let mut body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         body = body.strip_suffix(b"\r").unwrap_or(body);
+        if let Some(d) = &mut self.direct {
+            d.line(line, body, self.max_columns);
+            return;
+        }
         let extra = if self.multiline {
             memchr::memchr_iter(b'\n', body).count() as u64
         } else {
@@ -806,15 +954,11 @@ fn file_entries(
             }
         }
         let shown = text(r);
-        let mut spans = Vec::new();
-        if shape.spans {
-            let _ = shape.matcher.find_iter(shown.as_bytes(), |m| {
-                if m.start() < r.shown && m.end() > m.start() {
-                    spans.push((m.start(), m.end().min(r.shown)));
-                }
-                true
-            });
-        }
+        let spans = if shape.spans {
+            match_spans(shape.matcher, &shown, r.shown)
+        } else {
+            Vec::new()
+        };
         out.push(GrepMatch {
             path: Arc::clone(path),
             line: r.line,
@@ -826,6 +970,19 @@ fn file_entries(
             spans,
         });
     }
+}
+
+/// Byte spans of the matches in a displayed line, for coloring: those that start in its
+/// first `shown` bytes (before a cut marker), clipped there.
+fn match_spans(matcher: &RegexMatcher, text: &str, shown: usize) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let _ = matcher.find_iter(text.as_bytes(), |m| {
+        if m.start() < shown && m.end() > m.start() {
+            spans.push((m.start(), m.end().min(shown)));
+        }
+        true
+    });
+    spans
 }
 
 fn first_column(matcher: &RegexMatcher, line: &[u8]) -> usize {

@@ -5,7 +5,7 @@
 //! page is not the whole result.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, IoSlice, Write};
 use std::path::Path;
 
 use crate::app::Context;
@@ -61,6 +61,9 @@ pub fn render_grep(
     } else if let Some(matches) = &s.matches {
         content(w, ctx, matches, &r.view, p)?;
         matches.len()
+    } else if let Some(blocks) = &s.rendered {
+        rendered(w, blocks, &r.view, p)?;
+        r.total
     } else {
         0
     };
@@ -80,7 +83,7 @@ fn shown_bytes<'a>(cwd: &Path, path: &'a Path) -> &'a [u8] {
 }
 
 fn noun(s: &SearchResult) -> &'static str {
-    if s.matches.is_some() {
+    if s.matches.is_some() || s.rendered.is_some() {
         "matches"
     } else {
         "files"
@@ -130,25 +133,107 @@ fn content(
             j += 1;
         }
         let shown = display(&ctx.cwd, path);
-        if view.heading {
-            if !first_file {
-                writeln!(w)?;
-            }
-            writeln!(w, "{}{shown}{}", p.magenta, p.reset)?;
-        } else if view.context && !first_file {
-            writeln!(w, "{}--{}", p.dim, p.reset)?;
+        if !first_file {
+            file_separator(w, view, p)?;
         }
         first_file = false;
-        file_lines(w, &shown, &matches[i..j], view, p)?;
+        file_block(w, &shown, &matches[i..j], view, p)?;
         i = j;
     }
     Ok(())
 }
 
+/// Files rendered by grep's worker threads (`file_block`s, in path order): printed with the
+/// separators `content` puts between files, many blocks per vectored write (the blocks go
+/// out as they are, not copied through the buffer).
+fn rendered(w: &mut dyn Write, blocks: &[Box<[u8]>], view: &View, p: &Palette) -> io::Result<()> {
+    let mut sep = Vec::new();
+    file_separator(&mut sep, view, p)?;
+    let mut slices: Vec<IoSlice> = Vec::with_capacity(BATCH);
+    let mut bytes = 0;
+    for (i, block) in blocks.iter().enumerate() {
+        if i > 0 && !sep.is_empty() {
+            slices.push(IoSlice::new(&sep));
+        }
+        slices.push(IoSlice::new(block));
+        bytes += block.len();
+        if slices.len() >= BATCH - 1 || bytes >= 1 << 20 {
+            write_all_vectored(w, &mut slices)?;
+            bytes = 0;
+        }
+    }
+    write_all_vectored(w, &mut slices)
+}
+
+/// Slices per vectored write (Linux takes at most 1024).
+const BATCH: usize = 1024;
+
+/// Write all of `slices` and empty the list.
+fn write_all_vectored(w: &mut dyn Write, slices: &mut Vec<IoSlice>) -> io::Result<()> {
+    let mut rest = &mut slices[..];
+    IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        match w.write_vectored(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    slices.clear();
+    Ok(())
+}
+
+/// What goes before every file but the first: a blank line under headings, else `--` when
+/// context is shown.
+fn file_separator<W: Write + ?Sized>(w: &mut W, view: &View, p: &Palette) -> io::Result<()> {
+    if view.heading {
+        writeln!(w)?;
+    } else if view.context {
+        writeln!(w, "{}--{}", p.dim, p.reset)?;
+    }
+    Ok(())
+}
+
+/// The heading line of a file (with `--heading`).
+pub fn file_heading<W: Write + ?Sized>(w: &mut W, path: &str, p: &Palette) -> io::Result<()> {
+    writeln!(w, "{}{path}{}", p.magenta, p.reset)
+}
+
+/// Everything printed for one file's matches — its heading (with `--heading`), then its
+/// lines — but not the separator before it.
+pub fn file_block<W: Write + ?Sized>(
+    w: &mut W,
+    path: &str,
+    matches: &[GrepMatch],
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    if view.heading {
+        file_heading(w, path, p)?;
+    }
+    file_lines(w, path, matches, view, p)
+}
+
+/// One match line without context: `path:line:text` (as the view says) and a newline.
+pub fn match_line<W: Write + ?Sized>(
+    w: &mut W,
+    path: &str,
+    line: u64,
+    text: &str,
+    spans: &[(usize, usize)],
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
+    line_prefix(w, path, line, b':', view, p)?;
+    write_highlighted(w, text, spans, p)?;
+    w.write_all(b"\n")
+}
+
 /// One file's lines in order; context shared by neighboring matches printed once, `--`
 /// between groups that are not adjacent.
-fn file_lines(
-    w: &mut dyn Write,
+fn file_lines<W: Write + ?Sized>(
+    w: &mut W,
     path: &str,
     matches: &[GrepMatch],
     view: &View,
@@ -157,9 +242,7 @@ fn file_lines(
     if !view.context && matches.iter().all(|m| m.end_line.is_none()) {
         // The common case: one line per match, nothing shared; no map needed.
         for m in matches {
-            line_prefix(w, path, m.line, b':', view, p)?;
-            write_highlighted(w, &m.text, &m.spans, p)?;
-            w.write_all(b"\n")?;
+            match_line(w, path, m.line, &m.text, &m.spans, view, p)?;
         }
         return Ok(());
     }
@@ -200,8 +283,8 @@ fn file_lines(
 }
 
 /// `path:` (without headings) and `line:` (with line numbers), `-` for context lines.
-fn line_prefix(
-    w: &mut dyn Write,
+fn line_prefix<W: Write + ?Sized>(
+    w: &mut W,
     path: &str,
     n: u64,
     sep: u8,
@@ -234,8 +317,8 @@ fn line_prefix(
     Ok(())
 }
 
-fn write_highlighted(
-    w: &mut dyn Write,
+fn write_highlighted<W: Write + ?Sized>(
+    w: &mut W,
     text: &str,
     spans: &[(usize, usize)],
     p: &Palette,
