@@ -294,7 +294,19 @@ pub fn report(ctx: &Context, o: Outcome) -> MutationReport {
             let old = o.old.unwrap_or(&[]);
             let mut r = diff::render(old, new, &pt, o.created);
             if o.deleted {
-                r.patch = r.patch.map(|p| deletion_patch(&p));
+                r.patch = r.patch.map(|p| {
+                    if p.is_empty() {
+                        // An empty file: git's deletion patch is the header alone.
+                        let (a, b) = if prefixed {
+                            (format!("a/{path}"), format!("b/{path}"))
+                        } else {
+                            (path.clone(), path.clone())
+                        };
+                        format!("diff --git {a} {b}\ndeleted file mode 100644\n")
+                    } else {
+                        deletion_patch(&p)
+                    }
+                });
             }
             Some(r)
         }

@@ -82,6 +82,24 @@ fn undo_of_a_creation_removes_the_file() {
 }
 
 #[test]
+fn undo_of_an_empty_created_file_gives_a_deletion_patch() {
+    let env = TestEnv::new();
+    env.json(&["write", "e.txt", "--content", ""]).ok();
+    let out = env.json(&["undo", "e.txt"]);
+    out.ok();
+    assert!(!exists(&env.path("e.txt")));
+    assert!(
+        out.j("patch")
+            .as_str()
+            .unwrap()
+            .contains("deleted file mode"),
+        "{}",
+        out.stdout
+    );
+    assert_patch_applies(&out, Some(b""), None);
+}
+
+#[test]
 fn at_most_eight_steps_and_their_blobs() {
     let env = TestEnv::new();
     env.write("f.txt", "0\n");
