@@ -147,7 +147,8 @@ pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
 /// The destination file: `DST` itself, or `DST/<source name>` when `DST` is a directory. A
 /// destination that is a symbolic link is refused (`symlink`), never followed and replaced.
 fn destination(ctx: &Context, given: &Path, src: &Resolved) -> Result<Resolved> {
-    let requested = paths::normalize_lexically(&ctx.cwd.join(given));
+    // Not folded lexically: `link/..` means what the kernel says it means.
+    let requested = ctx.cwd.join(given);
     let into_dir = fs::metadata(&requested).is_ok_and(|m| m.is_dir());
     let path = if into_dir {
         let name = src
@@ -164,6 +165,13 @@ fn destination(ctx: &Context, given: &Path, src: &Resolved) -> Result<Resolved> 
     } else {
         requested
     };
+    // A destination link to the source itself is the same file (§3.7), not a link to refuse.
+    if fs::canonicalize(&path).is_ok_and(|t| t == src.target) {
+        return Err(Error::SameFile {
+            source_path: src.target.clone(),
+            destination: path,
+        });
+    }
     refuse_link(&path)?;
     let dst = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &path)?;
     let parent = dst.target.parent().unwrap_or(Path::new("/"));

@@ -257,6 +257,7 @@ fn same_file_is_refused_by_path_hard_link_and_symlink() {
     std::os::unix::fs::symlink("a.txt", env.path("link")).unwrap();
     transfer(&env, &["link", "a.txt"]).err("same_file", 3);
     transfer(&env, &["link", "hard.txt", "--move"]).err("same_file", 3);
+    transfer(&env, &["a.txt", "link"]).err("same_file", 3);
     assert_eq!(env.read("a.txt"), b"x");
     assert_eq!(env.read("hard.txt"), b"x");
 }
