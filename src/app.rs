@@ -81,6 +81,19 @@ impl Context {
 }
 
 pub fn main() -> ExitCode {
+    // `export QUILL_ROOT=` means "unset" to a shell script; clap would call it a missing value.
+    for var in [
+        "QUILL_SESSION",
+        "QUILL_STATE_DIR",
+        "QUILL_ROOT",
+        "QUILL_LOCK_TIMEOUT",
+        "QUILL_FORMAT",
+    ] {
+        if env::var_os(var).is_some_and(|v| v.is_empty()) {
+            // SAFETY: nothing else runs yet: no thread reads the environment concurrently.
+            unsafe { env::remove_var(var) };
+        }
+    }
     let args: Vec<OsString> = env::args_os().collect();
     let code = match Cli::try_parse_from(&args) {
         Ok(cli) => run(cli),

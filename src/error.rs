@@ -244,19 +244,19 @@ impl Error {
             Error::SameFile { .. } => "choose a different destination".into(),
             Error::NotRead { path, .. } => format!(
                 "run `quill read {}` first (or pass --expect-sha256 with the content's hash)",
-                path.display()
+                shell_quote(path)
             ),
             Error::Stale { path, .. } if !path.exists() => format!(
                 "it was deleted after it was read; to create it anew, `quill state forget {}` first",
-                path.display()
+                shell_quote(path)
             ),
             Error::Stale { path, .. } => format!(
                 "run `quill read {}` again and redo the change on the current content",
-                path.display()
+                shell_quote(path)
             ),
             Error::CreateConflict { path } => format!(
                 "someone created it first; `quill read {}` it, then write or edit it",
-                path.display()
+                shell_quote(path)
             ),
             Error::DestinationExists { .. } => {
                 "pass --replace-sha256 with its current SHA-256 to replace it, or choose another destination".into()
@@ -274,7 +274,7 @@ impl Error {
             Error::Symlink { .. } => "name the link's target instead".into(),
             Error::IrregularFile { .. } => "quill only reads and writes regular files".into(),
             Error::IsDirectory { path } => {
-                format!("list it with `quill glob '*' {}`", path.display())
+                format!("list it with `quill glob '*' {}`", shell_quote(path))
             }
             Error::BinaryFile { .. } => "quill shows text, images, PDFs and notebooks only".into(),
             Error::FileTooLarge { .. } => {
@@ -387,6 +387,17 @@ impl Error {
     }
 }
 
+/// A path as a shell word, so a hint's command can be pasted as it is.
+fn shell_quote(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 const fn libc_eperm() -> i32 {
     1
 }
@@ -425,5 +436,11 @@ mod tests {
             "no_space"
         );
         assert_eq!(Error::Interrupted.exit_code(), 4);
+    }
+
+    #[test]
+    fn hints_quote_paths_for_the_shell() {
+        assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
+        assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
     }
 }

@@ -436,21 +436,25 @@ fn pdf_text(path: &Path, pages: Option<&str>) -> Result<(String, u32, u32, u32)>
         )));
     }
     let last = last.min(count.max(1));
-    let out = Command::new("pdftotext")
-        .args(["-q", "-enc", "UTF-8", "-layout", "-f"])
+    let mut cmd = Command::new("pdftotext");
+    cmd.args(["-q", "-enc", "UTF-8", "-layout", "-f"])
         .arg(first.to_string())
         .arg("-l")
         .arg(last.to_string())
         .arg(path)
-        .arg("-")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| converter_error(path, e))?;
+        .arg("-");
+    let out = run_converter(cmd, path)?;
     if !out.status.success() {
+        let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        let why = if why.is_empty() {
+            format!("pdftotext failed ({})", out.status)
+        } else {
+            why
+        };
         return Err(Error::Io {
             path: path.to_path_buf(),
             op: "convert the PDF",
-            source: io::Error::other(String::from_utf8_lossy(&out.stderr).trim().to_string()),
+            source: io::Error::other(why),
         });
     }
     Ok((
@@ -462,17 +466,74 @@ fn pdf_text(path: &Path, pages: Option<&str>) -> Result<(String, u32, u32, u32)>
 }
 
 fn pdf_page_count(path: &Path) -> Result<u32> {
-    let out = Command::new("pdfinfo")
-        .arg(path)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| converter_error(path, e))?;
+    let mut cmd = Command::new("pdfinfo");
+    cmd.arg(path);
+    let out = run_converter(cmd, path)?;
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text
         .lines()
         .find_map(|l| l.strip_prefix("Pages:"))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0))
+}
+
+/// How long a converter may take before it is killed (a hostile PDF must not hang quill).
+const CONVERTER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Run a converter with its output collected and a deadline.
+fn run_converter(mut cmd: Command, path: &Path) -> Result<std::process::Output> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| converter_error(path, e))?;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() > CONVERTER_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Error::Io {
+                    path: path.to_path_buf(),
+                    op: "convert the PDF",
+                    source: io::Error::other(format!(
+                        "the converter took more than {}s and was stopped",
+                        CONVERTER_TIMEOUT.as_secs()
+                    )),
+                });
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+            Err(e) => return Err(Error::io("wait for the converter of", path, e)),
+        }
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
 }
 
 fn converter_error(path: &Path, e: io::Error) -> Error {

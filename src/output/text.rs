@@ -75,6 +75,22 @@ fn read(w: &mut dyn Write, r: &ReadReport, p: &Palette) -> io::Result<()> {
         let shown = shown.strip_suffix('\r').unwrap_or(shown);
         writeln!(w, "{}{n:>6}{}\t{shown}", p.dim, p.reset)?;
     }
+    if let (Some(pages), Some(count)) = (&r.pages, r.page_count) {
+        let last: u32 = pages
+            .rsplit('-')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(count);
+        if last < count {
+            writeln!(
+                w,
+                "{}(pages {pages} of {count}; next: --pages {}-{count}){}",
+                p.dim,
+                last + 1,
+                p.reset
+            )?;
+        }
+    }
     if let Some(next) = r.next_offset {
         writeln!(
             w,

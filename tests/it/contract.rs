@@ -181,3 +181,20 @@ fn color_always_colors_errors_too() {
     let out = env.text(&["read", "missing.txt"]);
     assert!(!out.stderr.contains('\x1b'), "{:?}", out.stderr);
 }
+
+#[test]
+fn empty_environment_variables_count_as_unset() {
+    let env = TestEnv::new();
+    env.write("a.txt", "x\n");
+    let mut c = env.command(["--json", "read", "a.txt"]);
+    for var in [
+        "QUILL_SESSION",
+        "QUILL_ROOT",
+        "QUILL_LOCK_TIMEOUT",
+        "QUILL_READ_ONLY",
+        "QUILL_STRICT",
+    ] {
+        c.env(var, "");
+    }
+    run(c, None).ok();
+}
