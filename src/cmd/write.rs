@@ -144,7 +144,7 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
             "give the new content with --content TEXT, --from FILE, or on stdin",
         ));
     }
-    Ok(Box::new(stdin))
+    Ok(Box::new(signals::InterruptibleReader::new(stdin)))
 }
 
 fn source_name(args: &WriteArgs) -> std::path::PathBuf {
