@@ -279,19 +279,46 @@ pub struct Outcome<'a> {
     pub patch_unavailable: Option<&'static str>,
 }
 
-pub fn report(ctx: &Context, o: Outcome) -> MutationReport {
+/// UTF-16 content (by its BOM) decoded for the display diff.
+fn utf16_text(bytes: &[u8]) -> Option<Vec<u8>> {
+    let big_endian = match bytes {
+        [0xFF, 0xFE, ..] => false,
+        [0xFE, 0xFF, ..] => true,
+        _ => return None,
+    };
+    Some(
+        crate::sniff::decode_utf16(&bytes[2..], big_endian)
+            .0
+            .into_bytes(),
+    )
+}
+
+pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
+    // UTF-16 (write and undo see raw bytes; edit decodes itself): diff the decoded text, which a
+    // person can read; a byte-exact text patch of UTF-16 cannot exist.
+    let (old16, new16) = if o.patch_unavailable.is_none() {
+        (o.old.and_then(utf16_text), o.new.and_then(utf16_text))
+    } else {
+        (None, None)
+    };
+    if old16.is_some() || new16.is_some() {
+        o.patch_unavailable = Some("the file is UTF-16; the diff shows the decoded text");
+    }
+    let old_view = old16.as_deref().or(o.old);
+    let new_view = new16.as_deref().or(o.new);
     let target = &o.resolved.target;
     let (path, prefixed) = patch_path(ctx, target);
     let pt = PatchTarget {
         path: &path,
         prefixed,
     };
-    let old_known = o.created || o.old.is_some();
-    let rendered = match (o.new, old_known) {
+    let old_known = o.created || old_view.is_some();
+    let rendered = match (new_view, old_known) {
         (Some(new), true)
-            if new.len() <= DIFF_INPUT_MAX && o.old.is_none_or(|b| b.len() <= DIFF_INPUT_MAX) =>
+            if new.len() <= DIFF_INPUT_MAX
+                && old_view.is_none_or(|b| b.len() <= DIFF_INPUT_MAX) =>
         {
-            let old = o.old.unwrap_or(&[]);
+            let old = old_view.unwrap_or(&[]);
             let mut r = diff::render(old, new, &pt, o.created);
             if o.deleted {
                 r.patch = r.patch.map(|p| {

@@ -120,3 +120,33 @@ fn at_most_eight_steps_and_their_blobs() {
     assert_eq!(env.read("f.txt"), b"2\n");
     env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
 }
+
+#[test]
+fn undo_of_a_utf16_edit_shows_the_decoded_text() {
+    let env = TestEnv::new();
+    let utf16 = |s: &str| {
+        let mut v = vec![0xFF, 0xFE];
+        for u in s.encode_utf16() {
+            v.extend_from_slice(&u.to_le_bytes());
+        }
+        v
+    };
+    env.write("w.txt", utf16("one\r\ntwo\r\n"));
+    env.json(&["read", "w.txt"]).ok();
+    env.json(&["edit", "w.txt", "--old", "two", "--new", "three"])
+        .ok();
+    assert_eq!(env.read("w.txt"), utf16("one\r\nthree\r\n"));
+    let out = env.json(&["undo", "w.txt"]);
+    out.ok();
+    assert_eq!(env.read("w.txt"), utf16("one\r\ntwo\r\n"));
+    let diff = out.j("diff").as_str().unwrap();
+    assert!(diff.contains("-three") && diff.contains("+two"), "{diff}");
+    assert!(!diff.contains('\0'));
+    assert!(out.j("patch").is_null());
+    assert!(
+        out.j("patchUnavailable")
+            .as_str()
+            .unwrap()
+            .contains("UTF-16")
+    );
+}
