@@ -88,23 +88,28 @@ pub fn run(ctx: &Context, args: &StateArgs) -> Result<Report> {
         }
         Some(StateAction::Forget { path }) => {
             report.action = "forget";
-            let resolved = paths::resolve(&ctx.cwd, ctx.root.as_ref(), path)?;
+            // A file that is gone (or a link to one) can still be forgotten: that is how a
+            // caller says "create it anew".
+            let (target, requested) = match paths::resolve(&ctx.cwd, ctx.root.as_ref(), path) {
+                Ok(r) => (r.target, r.requested),
+                Err(crate::error::Error::NotFound { path: missing, .. }) => {
+                    (missing, ctx.cwd.join(path))
+                }
+                Err(e) => return Err(e),
+            };
             let forgotten = Store::new(ctx).update(|s| {
-                let a = s.forget(&resolved.target);
+                let a = s.forget(&target);
                 // Also a baseline recorded under the unresolved name, should there be one.
-                let b = s.forget(&resolved.requested);
+                let b = s.forget(&requested);
                 a || b
             })?;
             report.forgotten = Some(forgotten);
-            report.message = Some(format!(
-                "{} {}",
-                if forgotten {
-                    "forgot"
-                } else {
-                    "no baseline for"
-                },
-                paths::display(&ctx.cwd, &resolved.target)
-            ));
+            let verb = if forgotten {
+                "forgot"
+            } else {
+                "no baseline for"
+            };
+            report.message = Some(format!("{verb} {}", paths::display(&ctx.cwd, &target)));
         }
         Some(StateAction::Clear) => {
             report.action = "clear";

@@ -258,3 +258,16 @@ fn all_sessions_does_not_combine_with_an_action() {
     env.json(&["state", "--all-sessions", "clear"])
         .err("usage", 2);
 }
+
+#[test]
+fn forget_works_through_a_dangling_link() {
+    let env = TestEnv::new();
+    env.write("t.txt", "t\n");
+    std::os::unix::fs::symlink("t.txt", env.path("link")).unwrap();
+    env.json(&["read", "link"]).ok();
+    fs::remove_file(env.path("t.txt")).unwrap();
+    let out = env.json(&["state", "forget", "link"]);
+    out.ok();
+    assert_eq!(out.j("forgotten"), true);
+    assert_eq!(env.json(&["state"]).j("files").as_array().unwrap().len(), 0);
+}
