@@ -222,8 +222,20 @@ fn context(cli: &Cli) -> Result<Context> {
     let format = format_of(cli);
     let color = color_for(g.color, io::stdout().is_terminal()) && format == Format::Text;
     let color_stderr = color_for(g.color, io::stderr().is_terminal());
-    let cwd = env::current_dir()
-        .map_err(|e| Error::io("get the current directory of", Path::new("."), e))?;
+    // A deleted current directory has no name: use the shell's $PWD, so absolute paths still
+    // work (relative ones then fail as not_found, naming the path they meant).
+    let cwd = env::current_dir().or_else(|e| {
+        env::var_os("PWD")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .ok_or_else(|| {
+                Error::io(
+                    "get the current directory (was it deleted?) of",
+                    Path::new("."),
+                    e,
+                )
+            })
+    })?;
     let session = match g.session.as_deref() {
         Some("") => {
             return Err(Error::invalid_argument(

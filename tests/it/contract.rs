@@ -198,3 +198,24 @@ fn empty_environment_variables_count_as_unset() {
     }
     run(c, None).ok();
 }
+
+#[test]
+fn a_deleted_current_directory_does_not_break_absolute_paths() {
+    let env = TestEnv::new();
+    let file = env.write("a.txt", "x\n");
+    let gone = env.path("gone");
+    std::fs::create_dir(&gone).unwrap();
+    // A shell enters the directory, deletes it, then runs quill there.
+    let script = format!(
+        "cd {gone:?} && rmdir {gone:?} && exec {BIN:?} --json read {file:?}",
+        gone = gone,
+        file = file
+    );
+    let mut c = std::process::Command::new("sh");
+    c.args(["-c", &script])
+        .env("QUILL_STATE_DIR", &env.state)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    let out = run(c, None);
+    out.ok();
+    assert_eq!(out.j("content"), "x\n");
+}
