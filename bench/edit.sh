@@ -73,12 +73,21 @@ for ((i = 0; i < N; i++)); do
 done
 t1=$(now); sed_ms=$(ms "$t0" "$t1" "$N")
 
-t0=$(now)
-for ((i = 0; i < N; i++)); do
-  if ((i % 2 == 0)); then python3 edit.py f.txt "value = AAAA" "value = BBBB"
-  else python3 edit.py f.txt "value = BBBB" "value = AAAA"; fi
-done
-t1=$(now); py_ms=$(ms "$t0" "$t1" "$N")
+# The same script three ways: `python3` as found on PATH (here a pyenv shim, as many machines
+# have), the interpreter itself, and the interpreter without site imports (-S, the floor).
+PY_REAL=$(python3 -c 'import sys; print(sys.executable)')
+py_time() { # COMMAND... -> ms per edit
+  local t0 t1
+  t0=$(now)
+  for ((i = 0; i < N; i++)); do
+    if ((i % 2 == 0)); then "$@" edit.py f.txt "value = AAAA" "value = BBBB"
+    else "$@" edit.py f.txt "value = BBBB" "value = AAAA"; fi
+  done
+  t1=$(now); ms "$t0" "$t1" "$N"
+}
+py_ms=$(py_time python3)
+py_real_ms=$(py_time "$PY_REAL")
+py_bare_ms=$(py_time "$PY_REAL" -S)
 
 # Contention: 8 processes, each its own session, read→edit with retry on stale.
 printf '# header\n' > shared.txt
@@ -106,6 +115,8 @@ echo "|---|---|---|"
 echo "| quill edit (baseline from its previous edit) | $quill_ms | $(python3 -c "print(f'{$quill_ms/$sed_ms:.2f}')")x sed |"
 echo "| quill read --limit 1 + edit | $cycle_ms | $(python3 -c "print(f'{$cycle_ms/$sed_ms:.2f}')")x sed |"
 echo "| sed -i | $sed_ms | 1.00x sed |"
-echo "| python3 str_replace script | $py_ms | quill edit is $(python3 -c "print(f'{$py_ms/$quill_ms:.1f}')")x faster |"
+echo "| python3 str_replace script (python3 on PATH) | $py_ms | quill edit is $(python3 -c "print(f'{$py_ms/$quill_ms:.1f}')")x faster |"
+echo "| same, the interpreter itself ($PY_REAL) | $py_real_ms | quill edit is $(python3 -c "print(f'{$py_real_ms/$quill_ms:.1f}')")x faster |"
+echo "| same, without site imports (-S) | $py_bare_ms | quill edit is $(python3 -c "print(f'{$py_bare_ms/$quill_ms:.1f}')")x faster |"
 echo
 echo "contention: $landed edits landed by 8 processes in $(ms "$t0" "$t1" 1) ms: $rate edits/s ($(($C * 8)) expected)"
