@@ -45,11 +45,7 @@ fn corrupt_state_is_moved_aside_and_the_session_starts_empty() {
     env.write("a.txt", "a\n");
     env.json(&["read", "a.txt"]).ok();
     let sessions = env.state.join("sessions");
-    let file = fs::read_dir(&sessions)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))
-        .unwrap();
+    let file = env.session_file("json");
     fs::write(&file, b"{ not json").unwrap();
     let out = env.json(&["state"]);
     out.ok();
@@ -73,11 +69,7 @@ fn a_newer_state_version_is_left_untouched() {
     let env = TestEnv::new();
     env.write("a.txt", "a\n");
     env.json(&["read", "a.txt"]).ok();
-    let file = fs::read_dir(env.state.join("sessions"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))
-        .unwrap();
+    let file = env.session_file("json");
     let future = br#"{"version": 99, "session": "default", "files": {}}"#;
     fs::write(&file, future).unwrap();
     env.json(&["read", "a.txt"]).err("state_unavailable", 4);
@@ -233,11 +225,7 @@ fn a_second_corruption_does_not_overwrite_the_first_quarantined_copy() {
     env.write("a.txt", "a\n");
     env.json(&["read", "a.txt"]).ok();
     let sessions = env.state.join("sessions");
-    let file = fs::read_dir(&sessions)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))
-        .unwrap();
+    let file = env.session_file("json");
     for garbage in ["{first", "{second"] {
         fs::write(&file, garbage).unwrap();
         env.json(&["read", "a.txt"]).ok();

@@ -56,6 +56,16 @@ impl TestEnv {
         fs::read(self.path(rel)).unwrap()
     }
 
+    /// The one session file in the state dir (after a command recorded something), with the
+    /// given extension: `json` for the state, `lock` for its lock.
+    pub fn session_file(&self, ext: &str) -> PathBuf {
+        fs::read_dir(self.state.join("sessions"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == ext))
+            .unwrap_or_else(|| panic!("no .{ext} file in {}", self.state.display()))
+    }
+
     /// A `quill` command in the work dir with a cleared environment and the private state dir.
     pub fn command<I, S>(&self, args: I) -> Command
     where

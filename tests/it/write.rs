@@ -332,11 +332,7 @@ fn a_change_that_landed_is_reported_even_if_the_session_cannot_record_it() {
     let env = TestEnv::new();
     env.write("f.txt", "one\n");
     env.json(&["read", "f.txt"]).ok();
-    let lock = fs::read_dir(env.state.join("sessions"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "lock"))
-        .unwrap();
+    let lock = env.session_file("lock");
     let mut holder = std::process::Command::new("flock")
         .arg("-x")
         .arg(&lock)
