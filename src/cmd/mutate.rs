@@ -266,7 +266,8 @@ pub struct Outcome<'a> {
     pub op: &'static str,
     pub resolved: &'a Resolved,
     pub created: bool,
-    pub deleted: bool,
+    /// The file was deleted (undo of a creation): its permission bits, for git's header.
+    pub deleted: Option<u32>,
     pub dry_run: bool,
     /// Old content (None: the file did not exist or was too large to diff).
     pub old: Option<&'a [u8]>,
@@ -320,7 +321,13 @@ pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
         {
             let old = old_view.unwrap_or(&[]);
             let mut r = diff::render(old, new, &pt, o.created);
-            if o.deleted {
+            if let Some(mode) = o.deleted {
+                // git knows two modes for regular files.
+                let git_mode = if mode & 0o111 != 0 {
+                    "100755"
+                } else {
+                    "100644"
+                };
                 r.patch = r.patch.map(|p| {
                     if p.is_empty() {
                         // An empty file: git's deletion patch is the header alone.
@@ -329,9 +336,9 @@ pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
                         } else {
                             (path.clone(), path.clone())
                         };
-                        format!("diff --git {a} {b}\ndeleted file mode 100644\n")
+                        format!("diff --git {a} {b}\ndeleted file mode {git_mode}\n")
                     } else {
-                        deletion_patch(&p)
+                        deletion_patch(&p, git_mode)
                     }
                 });
             }
@@ -359,7 +366,7 @@ pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
         replacements: None,
         matched_fuzzily: None,
         spans: None,
-        deleted: o.deleted,
+        deleted: o.deleted.is_some(),
     };
     match rendered {
         Some(r) => {
@@ -384,12 +391,12 @@ pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
 }
 
 /// Turn a patch that empties a file into one that deletes it (git's `deleted file mode`).
-fn deletion_patch(patch: &str) -> String {
+fn deletion_patch(patch: &str, git_mode: &str) -> String {
     let mut out = String::with_capacity(patch.len() + 32);
     for (i, line) in patch.split_inclusive('\n').enumerate() {
         if i == 0 {
             out.push_str(line);
-            out.push_str("deleted file mode 100644\n");
+            out.push_str(&format!("deleted file mode {git_mode}\n"));
         } else if line.starts_with("+++ ") && !out.contains("\n+++ ") {
             out.push_str("+++ /dev/null\n");
         } else {

@@ -88,7 +88,9 @@ pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
             op: "undo",
             resolved: &locked.resolved,
             created: false,
-            deleted: restored.is_none(),
+            deleted: restored
+                .is_none()
+                .then(|| std::os::unix::fs::MetadataExt::mode(&cur.meta)),
             dry_run: args.dry_run,
             old: cur.bytes.as_deref().filter(|b| b.len() <= DIFF_INPUT_MAX),
             new: Some(new),

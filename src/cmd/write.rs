@@ -113,7 +113,7 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
             op: "write",
             resolved: &locked.resolved,
             created: cur.is_none(),
-            deleted: false,
+            deleted: None,
             dry_run: args.dry_run,
             old: old.filter(|o| o.len() <= DIFF_INPUT_MAX),
             new: kept.as_deref(),

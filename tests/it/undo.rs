@@ -150,3 +150,22 @@ fn undo_of_a_utf16_edit_shows_the_decoded_text() {
             .contains("UTF-16")
     );
 }
+
+#[test]
+fn undo_of_a_created_script_names_its_executable_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.json(&["write", "run.sh", "--content", "#!/bin/sh\n"])
+        .ok();
+    fs::set_permissions(env.path("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+    let out = env.json(&["undo", "run.sh"]);
+    out.ok();
+    assert!(
+        out.j("patch")
+            .as_str()
+            .unwrap()
+            .contains("deleted file mode 100755"),
+        "{}",
+        out.stdout
+    );
+}

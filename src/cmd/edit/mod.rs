@@ -133,7 +133,7 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
             op: "edit",
             resolved: &locked.resolved,
             created: cur.is_none(),
-            deleted: false,
+            deleted: None,
             dry_run: args.dry_run,
             old: cur.as_ref().map(|_| &shown_old[..]),
             new: Some(&shown_new),
