@@ -184,7 +184,21 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
     };
 
     let mut record = true;
-    let sniffed = sniff::sniff(first);
+    // A file that only starts like a PDF (notes quoting "%PDF-1.7 …") is text, not an error:
+    // pdfinfo decides, and its page count is kept for the conversion.
+    let mut pdf_pages = 0;
+    let sniffed = match sniff::sniff(first) {
+        Sniffed::Pdf => match pdf_page_count(path)? {
+            Some(n) => {
+                pdf_pages = n;
+                Sniffed::Pdf
+            }
+            None => Sniffed::Text {
+                encoding: Encoding::Utf8,
+            },
+        },
+        other => other,
+    };
     match sniffed {
         Sniffed::Binary { guess } => {
             return Err(Error::BinaryFile {
@@ -295,7 +309,8 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
                 }
                 hasher.update(&buf[..n]);
             }
-            let (text, first_page, last_page, count) = pdf_text(path, args.pages.as_deref())?;
+            let (text, first_page, last_page, count) =
+                pdf_text(path, args.pages.as_deref(), pdf_pages)?;
             r.page_count = Some(count);
             r.pages = Some(format!("{first_page}-{last_page}"));
             r.encoding = Some("utf-8");
@@ -424,8 +439,7 @@ fn read_whole(
 }
 
 /// Text of the selected pages with `pdftotext`; returns (text, first, last, page count).
-fn pdf_text(path: &Path, pages: Option<&str>) -> Result<(String, u32, u32, u32)> {
-    let count = pdf_page_count(path)?;
+fn pdf_text(path: &Path, pages: Option<&str>, count: u32) -> Result<(String, u32, u32, u32)> {
     let (first, last) = match pages {
         None => (1, count.clamp(1, DEFAULT_PDF_PAGES)),
         Some(spec) => parse_pages(spec)?,
@@ -465,16 +479,21 @@ fn pdf_text(path: &Path, pages: Option<&str>) -> Result<(String, u32, u32, u32)>
     ))
 }
 
-fn pdf_page_count(path: &Path) -> Result<u32> {
+/// The page count, or None when pdfinfo says this is not a PDF it can read.
+fn pdf_page_count(path: &Path) -> Result<Option<u32>> {
     let mut cmd = Command::new("pdfinfo");
     cmd.arg(path);
     let out = run_converter(cmd, path)?;
+    if !out.status.success() {
+        return Ok(None);
+    }
     let text = String::from_utf8_lossy(&out.stdout);
-    Ok(text
-        .lines()
-        .find_map(|l| l.strip_prefix("Pages:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0))
+    Ok(Some(
+        text.lines()
+            .find_map(|l| l.strip_prefix("Pages:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0),
+    ))
 }
 
 /// How long a converter may take before it is killed (a hostile PDF must not hang quill).

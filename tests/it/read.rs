@@ -593,3 +593,17 @@ fn a_pdf_page_not_shown_whole_records_no_baseline() {
     assert_eq!(out.j("complete"), false);
     assert!(out.json.get("fileAccess").is_none());
 }
+
+#[test]
+fn a_text_file_that_starts_like_a_pdf_is_read_as_text() {
+    if !have("pdfinfo") {
+        eprintln!("skipped: pdfinfo (poppler-utils) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    env.write("notes.md", "%PDF-1.7 header notes\nsecond line\n");
+    let out = env.json(&["read", "notes.md"]);
+    out.ok();
+    assert_eq!(out.j("kind"), "text");
+    assert_eq!(out.j("content"), "%PDF-1.7 header notes\nsecond line\n");
+}
