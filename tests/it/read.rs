@@ -478,12 +478,14 @@ fn a_file_that_keeps_changing_is_reported() {
         std::thread::spawn(move || {
             use std::io::Write;
             let mut f = fs::OpenOptions::new().append(true).open(path).unwrap();
-            // Bounded: at most 256 MiB, whatever happens to the reader.
-            for _ in 0..65_536 {
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    break;
-                }
-                f.write_all(&[b'y'; 4096]).unwrap();
+            // Small appends every 200 µs, for at most 10 s: the file changes during every read,
+            // and stays small (a few MiB) whatever happens to the reader.
+            let start = std::time::Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && start.elapsed() < std::time::Duration::from_secs(10)
+            {
+                f.write_all(&[b'y'; 64]).unwrap();
+                std::thread::sleep(std::time::Duration::from_micros(200));
             }
         })
     };
