@@ -6,7 +6,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 
 use crate::patching::assert_patch_applies;
-use crate::util::{Out, TestEnv, have};
+use crate::util::{Out, TestEnv, have, utf16le};
 
 /// Read `rel`, edit it with `args`, expect success and `want` on disk, and check the patch.
 #[track_caller]
@@ -219,19 +219,12 @@ fn latin1_bytes_elsewhere_are_kept_and_fffd_is_refused() {
 #[test]
 fn utf16_files_are_edited_in_utf16() {
     let env = TestEnv::new();
-    let enc = |s: &str| {
-        let mut v = vec![0xff, 0xfe];
-        for u in s.encode_utf16() {
-            v.extend_from_slice(&u.to_le_bytes());
-        }
-        v
-    };
-    env.write("u.txt", enc("hello\r\nworld\r\n"));
+    env.write("u.txt", utf16le("hello\r\nworld\r\n"));
     let out = edit_ok(
         &env,
         "u.txt",
         &["--old", "world", "--new", "wörld"],
-        &enc("hello\r\nwörld\r\n"),
+        &utf16le("hello\r\nwörld\r\n"),
     );
     assert!(out.j("diff").as_str().unwrap().contains("+wörld"));
 }

@@ -41,6 +41,20 @@ fn shm_dir() -> Option<tempfile::TempDir> {
         .ok()
 }
 
+/// A scratch directory on another filesystem than the work dir (tmpfs), or None with the
+/// reason printed, for the cross-filesystem tests.
+fn other_fs_dir(env: &TestEnv) -> Option<tempfile::TempDir> {
+    let Some(shm) = shm_dir() else {
+        eprintln!("skipping: no /dev/shm");
+        return None;
+    };
+    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
+        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
+        return None;
+    }
+    Some(shm)
+}
+
 /// Write `size` bytes of a deterministic, non-repeating pattern; returns its SHA-256.
 fn big_file(path: &Path, size: u64) -> String {
     use sha2::{Digest, Sha256};
@@ -350,14 +364,9 @@ fn move_within_one_filesystem_is_a_rename() {
 #[test]
 fn move_across_filesystems_copies_then_removes_the_source() {
     let env = TestEnv::new();
-    let Some(shm) = shm_dir() else {
-        eprintln!("skipping: no /dev/shm");
+    let Some(shm) = other_fs_dir(&env) else {
         return;
     };
-    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
-        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
-        return;
-    }
     let data = vec![7u8; 3 * MIB as usize + 11];
     env.write("a.bin", &data);
     let dst = shm.path().join("a.bin");
@@ -488,14 +497,9 @@ fn a_512_mib_copy_runs_in_bounded_memory_with_json_progress() {
 #[test]
 fn kill_9_and_sigint_mid_move_never_lose_or_half_publish() {
     let env = TestEnv::new();
-    let Some(shm) = shm_dir() else {
-        eprintln!("skipping: no /dev/shm");
+    let Some(shm) = other_fs_dir(&env) else {
         return;
     };
-    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
-        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
-        return;
-    }
     let size = 768 * MIB;
     let src = env.path("big.bin");
     let dst = shm.path().join("big.bin");
@@ -677,14 +681,9 @@ fn injected_enospc_and_eio_publish_nothing() {
 #[test]
 fn a_source_appended_to_during_the_copy_is_source_changed() {
     let env = TestEnv::new();
-    let Some(shm) = shm_dir() else {
-        eprintln!("skipping: no /dev/shm");
+    let Some(shm) = other_fs_dir(&env) else {
         return;
     };
-    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
-        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
-        return;
-    }
     // A move across filesystems: a copy whose source must survive the refusal.
     let src = env.path("grow.bin");
     let dst = shm.path().join("copy.bin");
@@ -792,14 +791,9 @@ fn a_source_changed_after_the_copy_is_kept_and_the_result_says_why() {
         return;
     }
     let env = TestEnv::new();
-    let Some(shm) = shm_dir() else {
-        eprintln!("skipping: no /dev/shm");
+    let Some(shm) = other_fs_dir(&env) else {
         return;
     };
-    if fs::metadata(&env.dir).unwrap().dev() == fs::metadata(shm.path()).unwrap().dev() {
-        eprintln!("skipping: /dev/shm is on the work dir's filesystem");
-        return;
-    }
     let data = b"version 1\n".repeat(1000);
     env.write("a.txt", &data);
     let dst = shm.path().join("a.txt");

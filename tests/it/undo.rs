@@ -4,7 +4,7 @@
 use std::fs;
 
 use crate::patching::assert_patch_applies;
-use crate::util::{TestEnv, exists};
+use crate::util::{TestEnv, exists, utf16le};
 
 #[test]
 fn undo_restores_the_previous_content_with_a_patch() {
@@ -124,21 +124,14 @@ fn at_most_eight_steps_and_their_blobs() {
 #[test]
 fn undo_of_a_utf16_edit_shows_the_decoded_text() {
     let env = TestEnv::new();
-    let utf16 = |s: &str| {
-        let mut v = vec![0xFF, 0xFE];
-        for u in s.encode_utf16() {
-            v.extend_from_slice(&u.to_le_bytes());
-        }
-        v
-    };
-    env.write("w.txt", utf16("one\r\ntwo\r\n"));
+    env.write("w.txt", utf16le("one\r\ntwo\r\n"));
     env.json(&["read", "w.txt"]).ok();
     env.json(&["edit", "w.txt", "--old", "two", "--new", "three"])
         .ok();
-    assert_eq!(env.read("w.txt"), utf16("one\r\nthree\r\n"));
+    assert_eq!(env.read("w.txt"), utf16le("one\r\nthree\r\n"));
     let out = env.json(&["undo", "w.txt"]);
     out.ok();
-    assert_eq!(env.read("w.txt"), utf16("one\r\ntwo\r\n"));
+    assert_eq!(env.read("w.txt"), utf16le("one\r\ntwo\r\n"));
     let diff = out.j("diff").as_str().unwrap();
     assert!(diff.contains("-three") && diff.contains("+two"), "{diff}");
     assert!(!diff.contains('\0'));

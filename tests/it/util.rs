@@ -225,3 +225,12 @@ pub fn quill_temps(dir: &Path) -> Vec<String> {
         .filter(|n| n.contains(".quill-") && n.ends_with(".tmp"))
         .collect()
 }
+
+/// `text` as UTF-16 LE with its BOM.
+pub fn utf16le(text: &str) -> Vec<u8> {
+    let mut v = vec![0xFF, 0xFE];
+    for unit in text.encode_utf16() {
+        v.extend_from_slice(&unit.to_le_bytes());
+    }
+    v
+}
