@@ -24,10 +24,10 @@ function __fish_quill_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c quill -n "__fish_quill_needs_command" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_needs_command" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_needs_command" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_needs_command" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_needs_command" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_needs_command" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_needs_command" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_needs_command" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_needs_command" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -53,10 +53,10 @@ complete -c quill -n "__fish_quill_using_subcommand read" -l limit -d 'Most line
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-bytes -d 'Byte budget of the page; the page ends before the line that would pass it' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-line-chars -d 'Cut longer lines in the display (0 = no cap)' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l pages -d 'PDF pages to show, e.g. 3 or 2-5 [default: all, up to 20]' -r
-complete -c quill -n "__fish_quill_using_subcommand read" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand read" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand read" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand read" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand read" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand read" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand read" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand read" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -70,10 +70,10 @@ complete -c quill -n "__fish_quill_using_subcommand read" -s V -l version -d 'Pr
 complete -c quill -n "__fish_quill_using_subcommand write" -l content -d 'The new content' -r
 complete -c quill -n "__fish_quill_using_subcommand write" -l from -d 'Take the new content from this file (default: stdin)' -r -F
 complete -c quill -n "__fish_quill_using_subcommand write" -l expect-sha256 -d 'Replace only this version (stands in for a read baseline)' -r
-complete -c quill -n "__fish_quill_using_subcommand write" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand write" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand write" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand write" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand write" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand write" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand write" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand write" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand write" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -94,10 +94,10 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l edits -d 'A JSON ar
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-count -d 'Fail unless exactly N occurrences are found' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-sha256 -d 'Edit only this version (stands in for a read baseline)' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l max-file-bytes -d 'Refuse files larger than this' -r
-complete -c quill -n "__fish_quill_using_subcommand edit" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand edit" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand edit" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand edit" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand edit" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand edit" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand edit" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand edit" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -116,10 +116,10 @@ complete -c quill -n "__fish_quill_using_subcommand glob" -l sort -d 'Order of t
 path\t'Path, in byte order'
 none\t'Walk order (fastest)'"
 complete -c quill -n "__fish_quill_using_subcommand glob" -l max-walk -d 'Stop the walk after this many entries' -r
-complete -c quill -n "__fish_quill_using_subcommand glob" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand glob" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand glob" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand glob" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand glob" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand glob" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand glob" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand glob" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand glob" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -147,10 +147,10 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -l max-columns -d 'Cut
 complete -c quill -n "__fish_quill_using_subcommand grep" -l limit -d 'Most entries to return (0 = all)' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l offset -d 'Skip the first N entries' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-walk -d 'Stop the walk after this many entries' -r
-complete -c quill -n "__fish_quill_using_subcommand grep" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand grep" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand grep" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand grep" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand grep" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand grep" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -179,10 +179,10 @@ complete -c quill -n "__fish_quill_using_subcommand transfer" -l expect-sha256 -
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l progress -d 'Progress on stderr' -r -f -a "auto\t'A bar when stderr is a terminal and the file is large'
 json\t'JSON lines on stderr'
 none\t'Nothing'"
-complete -c quill -n "__fish_quill_using_subcommand transfer" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand transfer" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand transfer" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand transfer" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -193,10 +193,10 @@ complete -c quill -n "__fish_quill_using_subcommand transfer" -l read-only -d 'R
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand undo" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand undo" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand undo" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand undo" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand undo" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand undo" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand undo" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand undo" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand undo" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -207,10 +207,10 @@ complete -c quill -n "__fish_quill_using_subcommand undo" -l read-only -d 'Refus
 complete -c quill -n "__fish_quill_using_subcommand undo" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand undo" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -225,10 +225,10 @@ complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_s
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -f -a "forget" -d 'Forget the baseline of one file'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -f -a "clear" -d 'Forget every baseline of the session'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -238,10 +238,10 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -251,10 +251,10 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -268,10 +268,10 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget the baseline of one file'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Forget every baseline of the session'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c quill -n "__fish_quill_using_subcommand completions" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand completions" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand completions" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand completions" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand completions" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand completions" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand completions" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -281,10 +281,10 @@ complete -c quill -n "__fish_quill_using_subcommand completions" -l read-only -d
 complete -c quill -n "__fish_quill_using_subcommand completions" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand man" -l session -d 'The session whose read baselines guard changes' -r
-complete -c quill -n "__fish_quill_using_subcommand man" -l state-dir -d 'Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill]' -r -F
-complete -c quill -n "__fish_quill_using_subcommand man" -l root -d 'Confine every path to this directory (symlinks resolved)' -r -F
-complete -c quill -n "__fish_quill_using_subcommand man" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand man" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand man" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand man" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand man" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
 complete -c quill -n "__fish_quill_using_subcommand man" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -1,99 +1,27 @@
-//! The run loop: parse the command line, resolve the global options into a `Context`
-//! (session, state directory, root, format, lock timeout), dispatch to the command, and hand
-//! the report or error to `output`. This is the only place that turns a result into an exit
-//! code.
+//! The run loop: parse the command line, resolve the global options and the environment
+//! into `Settings`, have the command resolve its own arguments into a checked request, run
+//! it, and hand the report or error to `output`. This is the only place that turns a result
+//! into an exit code.
 
 use std::env;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Parser;
 
 use crate::cli::{Cli, ColorChoice, Command};
+use crate::cmd;
 use crate::error::{Error, Result, exit};
-use crate::output::{self, Format, Report};
+use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
-
-/// Everything a command needs to know besides its own arguments.
-pub struct Context {
-    pub format: Format,
-    /// Color on stdout.
-    pub color: bool,
-    pub session: String,
-    pub state_dir: PathBuf,
-    pub root: Option<Root>,
-    pub read_only: bool,
-    pub strict: bool,
-    pub lock_timeout: Duration,
-    pub cwd: PathBuf,
-    pub stderr_is_terminal: bool,
-    /// Color on stderr (errors and warnings in text mode).
-    pub color_stderr: bool,
-    warnings: Mutex<Vec<String>>,
-}
-
-impl Context {
-    pub fn warn(&self, message: impl Into<String>) {
-        if let Ok(mut w) = self.warnings.lock() {
-            w.push(message.into());
-        }
-    }
-
-    pub fn take_warnings(&self) -> Vec<String> {
-        self.warnings
-            .lock()
-            .map(|mut w| std::mem::take(&mut *w))
-            .unwrap_or_default()
-    }
-
-    /// Refuse a mutation when running read-only.
-    pub fn check_writable(&self, path: &Path, action: &'static str) -> Result<()> {
-        if self.read_only {
-            return Err(Error::ReadOnly {
-                path: path.to_path_buf(),
-                action,
-            });
-        }
-        Ok(())
-    }
-
-    /// A context for tests and benches: JSON, no color, the given state dir.
-    pub fn for_tests(state_dir: PathBuf) -> Context {
-        Context {
-            format: Format::Json,
-            color: false,
-            session: "default".into(),
-            state_dir,
-            root: None,
-            read_only: false,
-            strict: false,
-            lock_timeout: Duration::from_secs(30),
-            cwd: env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
-            stderr_is_terminal: false,
-            color_stderr: false,
-            warnings: Mutex::new(Vec::new()),
-        }
-    }
-}
+use crate::report::Report;
+use crate::settings::Settings;
+use crate::warnings::Warnings;
 
 pub fn main() -> ExitCode {
-    // `export QUILL_ROOT=` means "unset" to a shell script; clap would call it a missing value.
-    for var in [
-        "QUILL_SESSION",
-        "QUILL_STATE_DIR",
-        "QUILL_ROOT",
-        "QUILL_LOCK_TIMEOUT",
-        "QUILL_FORMAT",
-    ] {
-        if env::var_os(var).is_some_and(|v| v.is_empty()) {
-            // SAFETY: nothing else runs yet: no thread reads the environment concurrently.
-            unsafe { env::remove_var(var) };
-        }
-    }
     let args: Vec<OsString> = env::args_os().collect();
     let code = match Cli::try_parse_from(&args) {
         Ok(cli) => run(cli),
@@ -168,23 +96,28 @@ fn guess_op(args: &[OsString]) -> &'static str {
 
 fn run(cli: Cli) -> u8 {
     let op = cli.command.op();
-    let ctx = match context(&cli) {
-        Ok(ctx) => ctx,
+    let settings = match settings(&cli) {
+        Ok(s) => s,
         Err(e) => {
-            let format = format_of(&cli);
-            return output::emit_error(format, false, op, &e, &[]);
+            let cfg = OutputConfig {
+                format: format_of(&cli),
+                color: false,
+                color_stderr: false,
+                cwd: PathBuf::from("/"),
+            };
+            return output::emit_error(&cfg, op, &e, &[]);
         }
     };
-    let result = dispatch(&ctx, cli.command);
-    let warnings = ctx.take_warnings();
+    let result = dispatch(&settings, cli.command);
+    let warnings = settings.warnings.take();
     match result {
-        Ok(report) => output::emit(&ctx, op, &report, &warnings),
-        Err(e) => output::emit_error(ctx.format, ctx.color_stderr, op, &e, &warnings),
+        Ok(report) => output::emit(&settings.output, op, &report, &warnings),
+        Err(e) => output::emit_error(&settings.output, op, &e, &warnings),
     }
 }
 
-fn dispatch(ctx: &Context, command: Command) -> Result<Report> {
-    use crate::cmd;
+/// Resolve the command's arguments into its request (no guarded I/O yet), then run it.
+fn dispatch(s: &Settings, command: Command) -> Result<Report> {
     if matches!(
         command,
         Command::Write(_) | Command::Edit(_) | Command::Undo(_) | Command::Transfer(_)
@@ -192,14 +125,14 @@ fn dispatch(ctx: &Context, command: Command) -> Result<Report> {
         crate::signals::install();
     }
     match command {
-        Command::Read(args) => cmd::read::run(ctx, &args),
-        Command::Write(args) => cmd::write::run(ctx, &args),
-        Command::Edit(args) => cmd::edit::run(ctx, &args),
-        Command::Glob(args) => cmd::glob::run(ctx, &args),
-        Command::Grep(args) => cmd::grep::run(ctx, &args),
-        Command::Transfer(args) => cmd::transfer::run(ctx, &args),
-        Command::Undo(args) => cmd::undo::run(ctx, &args),
-        Command::State(args) => cmd::state::run(ctx, &args),
+        Command::Read(args) => cmd::read::run(s, args.resolve(s)?),
+        Command::Write(args) => cmd::write::run(s, args.resolve(s)?),
+        Command::Edit(args) => cmd::edit::run(s, args.resolve(s)?),
+        Command::Glob(args) => cmd::glob::run(s, args.resolve(s)?),
+        Command::Grep(args) => cmd::grep::run(s, args.resolve(s)?),
+        Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
+        Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
+        Command::State(args) => cmd::state::run(s, args.resolve(s)?),
         Command::Completions(args) => cmd::generate::completions(&args),
         Command::Man(args) => cmd::generate::man(&args),
     }
@@ -217,7 +150,13 @@ fn format_of(cli: &Cli) -> Format {
     }
 }
 
-fn context(cli: &Cli) -> Result<Context> {
+/// A variable of the environment; set but empty counts as unset (`export QUILL_ROOT=` is how
+/// a shell script says "no root").
+fn env_var(name: &str) -> Option<OsString> {
+    env::var_os(name).filter(|v| !v.is_empty())
+}
+
+fn settings(cli: &Cli) -> Result<Settings> {
     let g = &cli.global;
     let format = format_of(cli);
     let color = color_for(g.color, io::stdout().is_terminal()) && format == Format::Text;
@@ -236,16 +175,37 @@ fn context(cli: &Cli) -> Result<Context> {
                 )
             })
     })?;
-    let session = match g.session.as_deref() {
-        Some("") => {
+    let session = match &g.session {
+        Some(s) if s.is_empty() => {
             return Err(Error::invalid_argument(
                 "the session name must not be empty",
             ));
         }
-        Some(s) => s.to_string(),
-        None => "default".to_string(),
+        Some(s) => s.clone(),
+        None => match env_var("QUILL_SESSION") {
+            Some(v) => v
+                .into_string()
+                .map_err(|_| Error::invalid_argument("QUILL_SESSION must be valid UTF-8"))?,
+            None => "default".to_string(),
+        },
     };
     let lock_timeout = match g.lock_timeout {
+        Some(secs) => Some(secs),
+        None => match env_var("QUILL_LOCK_TIMEOUT") {
+            Some(v) => Some(
+                v.to_str()
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "invalid value '{}' for QUILL_LOCK_TIMEOUT: a number of seconds",
+                            v.to_string_lossy()
+                        ))
+                    })?,
+            ),
+            None => None,
+        },
+    };
+    let lock_timeout = match lock_timeout {
         None => Duration::from_secs(30),
         Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
         Some(s) => {
@@ -254,26 +214,38 @@ fn context(cli: &Cli) -> Result<Context> {
             )));
         }
     };
-    let root = match &g.root {
+    let root_dir = g
+        .root
+        .clone()
+        .filter(|d| !d.as_os_str().is_empty())
+        .or_else(|| env_var("QUILL_ROOT").map(PathBuf::from));
+    let root = match root_dir {
         Some(dir) => Some(Root::new(&cwd.join(dir))?),
         None => None,
     };
-    Ok(Context {
-        format,
-        color,
+    let explicit_state = g
+        .state_dir
+        .clone()
+        .filter(|d| !d.as_os_str().is_empty())
+        .or_else(|| env_var("QUILL_STATE_DIR").map(PathBuf::from));
+    Ok(Settings {
         session,
-        state_dir: state_dir(g.state_dir.as_deref(), &cwd),
+        state_dir: state_dir(explicit_state.as_deref(), &cwd),
         root,
         read_only: g.read_only,
         strict: g.strict,
         lock_timeout,
+        output: OutputConfig {
+            format,
+            color,
+            color_stderr,
+            cwd: cwd.clone(),
+        },
         cwd,
         stderr_is_terminal: io::stderr().is_terminal(),
-        color_stderr,
-        warnings: Mutex::new(Vec::new()),
+        warnings: Warnings::default(),
     })
 }
-
 /// Whether to color a stream: `--color always` wins over NO_COLOR (no-color.org), `never`
 /// never, `auto` only on a terminal without NO_COLOR.
 fn color_for(choice: ColorChoice, terminal: bool) -> bool {
@@ -284,7 +256,7 @@ fn color_for(choice: ColorChoice, terminal: bool) -> bool {
     }
 }
 
-/// `--state-dir`, else `$QUILL_STATE_DIR` (both via clap), else `$XDG_STATE_HOME/quill`, else
+/// `--state-dir`, else `$QUILL_STATE_DIR`, else `$XDG_STATE_HOME/quill`, else
 /// `~/.local/state/quill`.
 fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
     if let Some(dir) = explicit.filter(|d| !d.as_os_str().is_empty()) {
@@ -298,7 +270,7 @@ fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
     }
     match env::var_os("HOME").filter(|v| !v.is_empty()) {
         Some(home) => PathBuf::from(home).join(".local/state/quill"),
-        // No home: a per-user directory; `state::ensure_dirs` refuses it unless we own it.
+        // No home: a per-user directory; `Store::ensure_dirs` refuses it unless we own it.
         None => PathBuf::from(format!(
             "/tmp/quill-state-{}",
             rustix::process::geteuid().as_raw()

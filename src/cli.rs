@@ -1,6 +1,6 @@
 //! The command-line surface, declared with clap derive and nothing else: raw values only, no
-//! I/O, no validation beyond what clap does. `app` resolves these raw values into checked
-//! types. Completions and man pages are generated from these definitions.
+//! I/O, no validation beyond what clap does. `app` turns the global options into `Settings`;
+//! each command's `XArgs::resolve` turns its own into a checked request. Completions and man pages are generated from these definitions.
 
 use std::path::PathBuf;
 
@@ -55,16 +55,17 @@ pub struct GlobalArgs {
     #[arg(long, global = true, overrides_with = "json")]
     pub text: bool,
 
-    /// The session whose read baselines guard changes.
-    #[arg(long, global = true, env = "QUILL_SESSION", value_name = "ID")]
+    /// The session whose read baselines guard changes (also QUILL_SESSION) [default: default].
+    #[arg(long, global = true, value_name = "ID")]
     pub session: Option<String>,
 
-    /// Where sessions, locks and undo history live [default: $XDG_STATE_HOME/quill].
-    #[arg(long, global = true, env = "QUILL_STATE_DIR", value_name = "DIR")]
+    /// Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default:
+    /// $XDG_STATE_HOME/quill].
+    #[arg(long, global = true, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
 
-    /// Confine every path to this directory (symlinks resolved).
-    #[arg(long, global = true, env = "QUILL_ROOT", value_name = "DIR")]
+    /// Confine every path to this directory, symlinks resolved (also QUILL_ROOT).
+    #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 
     /// Refuse every change (read_only).
@@ -75,8 +76,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "QUILL_STRICT", value_parser = clap::builder::FalseyValueParser::new())]
     pub strict: bool,
 
-    /// Seconds to wait for a lock before lock_timeout [default: 30].
-    #[arg(long, global = true, env = "QUILL_LOCK_TIMEOUT", value_name = "SECS")]
+    /// Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30].
+    #[arg(long, global = true, value_name = "SECS")]
     pub lock_timeout: Option<f64>,
 
     /// When to color text output.

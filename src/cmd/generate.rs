@@ -6,7 +6,7 @@ use clap::CommandFactory;
 
 use crate::cli::{Cli, CompletionsArgs, ManArgs};
 use crate::error::{Error, Result};
-use crate::output::Report;
+use crate::report::Report;
 
 pub fn completions(args: &CompletionsArgs) -> Result<Report> {
     Ok(Report::Generated(completion_script(args.shell)))
@@ -42,13 +42,4 @@ pub fn man_page(command: Option<&str>) -> Result<String> {
         .render(&mut out)
         .map_err(|e| Error::invalid_argument(e.to_string()))?;
     Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// Every subcommand that gets its own man page.
-pub fn man_commands() -> Vec<String> {
-    Cli::command()
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .filter(|n| n != "help")
-        .collect()
 }

@@ -5,39 +5,57 @@
 
 use std::fs;
 use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::cli::{GlobArgs, SortKey};
+use crate::error::{Error, Result};
+use crate::report::{GlobReport, Report};
+use crate::settings::Settings;
+use crate::walk::{self, WalkOptions, WalkProblems};
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use rustix::fs::{AtFlags, Mode, OFlags};
-use serde::Serialize;
 
-use super::walk::{self, WalkOptions, WalkProblems, WalkSummary};
-use crate::app::Context;
-use crate::cli::{GlobArgs, SortKey};
-use crate::error::{Error, Result};
-use crate::output::Report;
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GlobReport {
-    /// Absolute paths of this page.
-    pub files: Vec<PathBuf>,
-    pub total: usize,
-    pub truncated: bool,
-    pub next_offset: Option<usize>,
-    pub offset: usize,
-    #[serde(flatten)]
-    pub walk: WalkSummary,
-    /// Text output: NUL-separated (`-0`).
-    #[serde(skip)]
-    pub null: bool,
+/// A checked `quill glob`: the compiled pattern and the directory below which it matches.
+pub struct GlobRequest {
+    matcher: GlobSet,
+    base: PathBuf,
+    walk: WalkOptions,
+    sort: SortKey,
+    limit: usize,
+    offset: usize,
+    max_walk: usize,
+    null: bool,
 }
 
-pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
-    let matcher = compile(&args.pattern, args.ignore_case)?;
-    let dir = crate::paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.path)?;
+impl GlobArgs {
+    /// Compile the pattern, then resolve PATH (an existing, readable directory).
+    pub fn resolve(self, s: &Settings) -> Result<GlobRequest> {
+        let args = self;
+        let matcher = compile(&args.pattern, args.ignore_case)?;
+        let base = search_dir(s, &args.path)?;
+        Ok(GlobRequest {
+            matcher,
+            base,
+            walk: WalkOptions {
+                hidden: args.hidden,
+                no_ignore: args.no_ignore,
+                follow: args.follow,
+            },
+            sort: args.sort,
+            limit: args.limit,
+            offset: args.offset,
+            max_walk: args.max_walk,
+            null: args.null,
+        })
+    }
+}
+
+/// PATH resolved inside the root: it must exist, be a directory, and be readable.
+fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
+    let dir = crate::paths::resolve(&s.cwd, s.root.as_ref(), path)?;
     if !dir.exists {
         return Err(Error::NotFound {
             similar: crate::paths::similar_names(&dir.requested),
@@ -53,22 +71,30 @@ pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
     }
     // An unreadable PATH is an error; unreadable directories below it are only listed.
     fs::read_dir(&base).map_err(|e| Error::io("read the directory", &base, e))?;
+    Ok(base)
+}
 
-    let opts = WalkOptions {
-        hidden: args.hidden,
-        no_ignore: args.no_ignore,
-        follow: args.follow,
-    };
-    let walker = walk::builder(std::slice::from_ref(&base), &opts, ctx.root.as_ref());
+pub fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
+    let GlobRequest {
+        matcher,
+        base,
+        walk: opts,
+        sort,
+        limit,
+        offset,
+        max_walk,
+        null,
+    } = req;
+    let walker = walk::builder(std::slice::from_ref(&base), &opts, s.root.as_ref());
     let problems = WalkProblems::default();
     let found: Mutex<Vec<Vec<Found>>> = Mutex::new(Vec::new());
     let mut visitors = Visitors {
         base: &base,
         matcher: &matcher,
-        stat: args.sort == SortKey::Mtime,
-        order: order(args.sort),
-        follow: args.follow,
-        max_walk: args.max_walk,
+        stat: sort == SortKey::Mtime,
+        order: order(sort),
+        follow: opts.follow,
+        max_walk,
         problems: &problems,
         found: &found,
     };
@@ -81,20 +107,20 @@ pub fn run(ctx: &Context, args: &GlobArgs) -> Result<Report> {
         .flatten()
         .collect();
     // Each thread sorted its own run (in parallel); the stable sort merges the runs.
-    if let Some(order) = order(args.sort) {
+    if let Some(order) = order(sort) {
         all.sort_by(order);
     }
     let total = all.len();
-    let (start, end, next_offset) = walk::page(total, args.offset, args.limit);
+    let (start, end, next_offset) = walk::page(total, offset, limit);
     let files: Vec<PathBuf> = all.drain(start..end).map(|f| f.path).collect();
     Ok(Report::Glob(GlobReport {
         files,
         total,
         truncated: next_offset.is_some(),
         next_offset,
-        offset: args.offset,
-        walk: problems.finish(ctx),
-        null: args.null,
+        offset,
+        walk: problems.finish(&s.warnings),
+        null,
     }))
 }
 
@@ -199,9 +225,7 @@ impl Visitor<'_> {
         else {
             return;
         };
-        // SAFETY: `rel` is a suffix of an OsStr that starts right after a '/' (ASCII), so it
-        // is itself a valid OsStr encoding.
-        let rel = Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rel) });
+        let rel = Path::new(std::ffi::OsStr::from_bytes(rel));
         if !self.matcher.is_match_candidate(&Candidate::new(rel)) {
             return;
         }

@@ -6,23 +6,21 @@
 
 use std::fs;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use base64::Engine;
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::app::Context;
 use crate::cli::ReadArgs;
-use crate::cmd::FileAccess;
 use crate::error::{Error, Result};
 use crate::lock::hex;
-use crate::output::Report;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, CHUNK, Identity};
+use crate::report::{FileAccess, ReadReport, Report};
+use crate::settings::Settings;
 use crate::sniff::{self, Encoding, Sniffed};
-use crate::state::{Baseline, Store};
+use crate::state::Baseline;
 use crate::text::{Page, PageSpec, Pager, Stop, page_all};
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
@@ -34,73 +32,60 @@ const IMAGE_HEADER_BYTES: usize = 1024 * 1024;
 /// PDF pages shown by default.
 const DEFAULT_PDF_PAGES: u32 = 20;
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReadReport {
-    pub path: PathBuf,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub via_symlink: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file_access: Option<FileAccess>,
-    pub kind: &'static str,
-    pub encoding: Option<&'static str>,
-    pub bom: bool,
-    pub line_ending: &'static str,
-    pub start_line: u64,
-    pub end_line: u64,
-    pub total_lines: u64,
-    pub next_offset: Option<u64>,
-    pub content: String,
-    pub truncated_lines: Vec<u64>,
-    pub size: u64,
-    pub sha256: Option<String>,
-    pub complete: bool,
-    pub lossy: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mime: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub width: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub height: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_count: Option<u32>,
-    /// The shown lines (text output numbers them).
-    #[serde(skip)]
-    pub lines: Vec<String>,
-    /// A one-line description instead of lines (images).
-    #[serde(skip)]
-    pub summary: Option<String>,
+/// A checked `quill read`.
+pub struct ReadRequest {
+    resolved: Resolved,
+    spec: PageSpec,
+    /// `--pages A-B`, parsed.
+    pages: Option<(u32, u32)>,
+    inline_image: bool,
 }
 
-pub fn run(ctx: &Context, args: &ReadArgs) -> Result<Report> {
-    if args.offset == 0 {
-        return Err(Error::invalid_argument(
-            "--offset is 1-based: the first line is 1",
-        ));
+impl ReadArgs {
+    /// Check the flags, then resolve the path (it must exist).
+    pub fn resolve(self, s: &Settings) -> Result<ReadRequest> {
+        let args = self;
+        if args.offset == 0 {
+            return Err(Error::invalid_argument(
+                "--offset is 1-based: the first line is 1",
+            ));
+        }
+        if args.limit == 0 || args.max_bytes == 0 {
+            return Err(Error::invalid_argument(
+                "--limit and --max-bytes must be at least 1",
+            ));
+        }
+        let pages = args.pages.as_deref().map(parse_pages).transpose()?;
+        let resolved = paths::resolve(&s.cwd, s.root.as_ref(), &args.path)?;
+        if !resolved.exists {
+            return Err(Error::NotFound {
+                similar: paths::similar_names(&resolved.target),
+                path: resolved.target,
+            });
+        }
+        Ok(ReadRequest {
+            resolved,
+            spec: PageSpec {
+                offset: args.offset,
+                limit: args.limit,
+                max_bytes: args.max_bytes,
+                max_line_chars: args.max_line_chars,
+            },
+            pages,
+            inline_image: args.inline_image,
+        })
     }
-    if args.limit == 0 || args.max_bytes == 0 {
-        return Err(Error::invalid_argument(
-            "--limit and --max-bytes must be at least 1",
-        ));
-    }
-    let resolved = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.path)?;
-    if !resolved.exists {
-        return Err(Error::NotFound {
-            similar: paths::similar_names(&resolved.target),
-            path: resolved.target,
-        });
-    }
-    let shown = match read_once(ctx, &resolved, args)? {
+}
+
+pub fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
+    let resolved = &req.resolved;
+    let shown = match read_once(s, &req)? {
         Attempt::Done(shown) => *shown,
-        Attempt::Changed => match read_once(ctx, &resolved, args)? {
+        Attempt::Changed => match read_once(s, &req)? {
             Attempt::Done(shown) => *shown,
             Attempt::Changed => {
                 return Err(Error::ChangedDuringRead {
-                    path: resolved.target,
+                    path: resolved.target.clone(),
                 });
             }
         },
@@ -110,13 +95,15 @@ pub fn run(ctx: &Context, args: &ReadArgs) -> Result<Report> {
         baseline,
     } = shown;
     if let Some(b) = baseline {
-        Store::new(ctx).update(|s| s.record(b))?;
+        s.store()
+            .session(&s.session)
+            .update(|session| session.record(b))?;
         report.file_access = Some(FileAccess::read(&report.path));
     } else {
         report.sha256 = None;
     }
     if report.lossy {
-        ctx.warn(format!(
+        s.warn(format!(
             "{} is not valid UTF-8; invalid bytes are shown as U+FFFD (edits still match its bytes exactly)",
             report.path.display()
         ));
@@ -134,9 +121,10 @@ enum Attempt {
     Changed,
 }
 
-fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Attempt> {
+fn read_once(s: &Settings, req: &ReadRequest) -> Result<Attempt> {
+    let resolved = &req.resolved;
     let path = &resolved.target;
-    let (file, meta) = probe::open_regular(ctx.root.as_ref(), path)?;
+    let (file, meta) = probe::open_regular(s.root.as_ref(), path)?;
     let before = Identity::of(&meta);
     // Read no more than the size seen at open: a file that grows without pause must not keep
     // the read going; the identity check below sees the growth.
@@ -145,12 +133,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
     let mut buf = vec![0u8; CHUNK];
     let n = read_full(&mut file, &mut buf, path)?;
     let first = &buf[..n];
-    let spec = PageSpec {
-        offset: args.offset,
-        limit: args.limit,
-        max_bytes: args.max_bytes,
-        max_line_chars: args.max_line_chars,
-    };
+    let spec = req.spec;
     let is_notebook = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
@@ -163,7 +146,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
         encoding: None,
         bom: false,
         line_ending: "none",
-        start_line: args.offset,
+        start_line: spec.offset,
         end_line: 0,
         total_lines: 0,
         next_offset: None,
@@ -243,7 +226,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
                         fill_page(&mut r, page_all(spec, rendered.as_bytes()), path, spec)?;
                     }
                     Err(why) => {
-                        ctx.warn(format!("{}: {why}; shown as plain text", path.display()));
+                        s.warn(format!("{}: {why}; shown as plain text", path.display()));
                         fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
                     }
                 }
@@ -256,9 +239,9 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
             r.kind = "image";
             r.mime = Some(mime);
             r.encoding = None;
-            let inline = args.inline_image && before.size <= MAX_INLINE_IMAGE;
-            if args.inline_image && !inline {
-                ctx.warn(format!(
+            let inline = req.inline_image && before.size <= MAX_INLINE_IMAGE;
+            if req.inline_image && !inline {
+                s.warn(format!(
                     "the image is {} bytes, over the {MAX_INLINE_IMAGE}-byte limit for --inline-image; data not included",
                     before.size
                 ));
@@ -281,7 +264,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
             };
             r.summary = Some(format!(
                 "{}: {mime}, {dims}, {} bytes{}",
-                paths::display(&ctx.cwd, path),
+                paths::display(&s.cwd, path),
                 before.size,
                 if inline {
                     ""
@@ -309,8 +292,7 @@ fn read_once(ctx: &Context, resolved: &Resolved, args: &ReadArgs) -> Result<Atte
                 }
                 hasher.update(&buf[..n]);
             }
-            let (text, first_page, last_page, count) =
-                pdf_text(path, args.pages.as_deref(), pdf_pages)?;
+            let (text, first_page, last_page, count) = pdf_text(path, req.pages, pdf_pages)?;
             r.page_count = Some(count);
             r.pages = Some(format!("{first_page}-{last_page}"));
             r.encoding = Some("utf-8");
@@ -439,10 +421,10 @@ fn read_whole(
 }
 
 /// Text of the selected pages with `pdftotext`; returns (text, first, last, page count).
-fn pdf_text(path: &Path, pages: Option<&str>, count: u32) -> Result<(String, u32, u32, u32)> {
+fn pdf_text(path: &Path, pages: Option<(u32, u32)>, count: u32) -> Result<(String, u32, u32, u32)> {
     let (first, last) = match pages {
         None => (1, count.clamp(1, DEFAULT_PDF_PAGES)),
-        Some(spec) => parse_pages(spec)?,
+        Some(pages) => pages,
     };
     if count > 0 && first > count {
         return Err(Error::invalid_argument(format!(

@@ -3,75 +3,75 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
-use crate::app::Context;
 use crate::cli::{StateAction, StateArgs};
-use crate::error::Result;
-use crate::output::Report;
+use crate::error::{Error, Result};
 use crate::paths;
-use crate::state::{self, Store};
+use crate::report::Report;
+use crate::report::state::{SessionSummary, StateFile, StateReport};
+use crate::settings::Settings;
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StateReport {
-    pub session: String,
-    pub action: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<StateFile>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sessions: Option<Vec<SessionSummary>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forgotten: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+/// A checked `quill state`.
+pub enum StateRequest {
+    Sessions,
+    Show,
+    /// The file to forget (resolved; it may be gone) and the name as given, made absolute.
+    Forget {
+        target: PathBuf,
+        requested: PathBuf,
+    },
+    Clear,
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StateFile {
-    pub path: PathBuf,
-    /// The first 12 hex digits of the baseline's SHA-256.
-    pub sha256: String,
-    pub size: u64,
-    pub read_at: String,
-    pub complete: bool,
+impl StateArgs {
+    pub fn resolve(self, s: &Settings) -> Result<StateRequest> {
+        if self.all_sessions {
+            return Ok(StateRequest::Sessions);
+        }
+        Ok(match self.action {
+            None | Some(StateAction::Show) => StateRequest::Show,
+            Some(StateAction::Forget { path }) => {
+                // A file that is gone (or a link to one) can still be forgotten: that is how
+                // a caller says "create it anew".
+                let (target, requested) = match paths::resolve(&s.cwd, s.root.as_ref(), &path) {
+                    Ok(r) => (r.target, r.requested),
+                    Err(Error::NotFound { path: missing, .. }) => (missing, s.cwd.join(&path)),
+                    Err(e) => return Err(e),
+                };
+                StateRequest::Forget { target, requested }
+            }
+            Some(StateAction::Clear) => StateRequest::Clear,
+        })
+    }
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionSummary {
-    pub session: String,
-    pub files: usize,
-    pub last_used: String,
-}
-
-pub fn run(ctx: &Context, args: &StateArgs) -> Result<Report> {
+pub fn run(s: &Settings, req: StateRequest) -> Result<Report> {
+    let store = s.store();
+    let file = store.session(&s.session);
     let mut report = StateReport {
-        session: ctx.session.clone(),
+        session: s.session.clone(),
         action: "show",
         files: None,
         sessions: None,
         forgotten: None,
         message: None,
     };
-    if args.all_sessions {
-        report.action = "sessions";
-        report.sessions = Some(
-            state::list_sessions(&ctx.state_dir)
-                .into_iter()
-                .map(|(session, files, ns)| SessionSummary {
-                    session,
-                    files,
-                    last_used: rfc3339(ns),
-                })
-                .collect(),
-        );
-        return Ok(Report::State(report));
-    }
-    match &args.action {
-        None | Some(StateAction::Show) => {
-            let session = Store::new(ctx).load()?;
+    match req {
+        StateRequest::Sessions => {
+            report.action = "sessions";
+            report.sessions = Some(
+                store
+                    .list_sessions()
+                    .into_iter()
+                    .map(|(session, files, ns)| SessionSummary {
+                        session,
+                        files,
+                        last_used: rfc3339(ns),
+                    })
+                    .collect(),
+            );
+        }
+        StateRequest::Show => {
+            let session = file.load()?;
             let mut files: Vec<StateFile> = session
                 .baselines()
                 .into_iter()
@@ -86,21 +86,12 @@ pub fn run(ctx: &Context, args: &StateArgs) -> Result<Report> {
             files.sort_by(|a, b| a.path.cmp(&b.path));
             report.files = Some(files);
         }
-        Some(StateAction::Forget { path }) => {
+        StateRequest::Forget { target, requested } => {
             report.action = "forget";
-            // A file that is gone (or a link to one) can still be forgotten: that is how a
-            // caller says "create it anew".
-            let (target, requested) = match paths::resolve(&ctx.cwd, ctx.root.as_ref(), path) {
-                Ok(r) => (r.target, r.requested),
-                Err(crate::error::Error::NotFound { path: missing, .. }) => {
-                    (missing, ctx.cwd.join(path))
-                }
-                Err(e) => return Err(e),
-            };
-            let forgotten = Store::new(ctx).update(|s| {
-                let a = s.forget(&target);
+            let forgotten = file.update(|session| {
+                let a = session.forget(&target);
                 // Also a baseline recorded under the unresolved name, should there be one.
-                let b = s.forget(&requested);
+                let b = session.forget(&requested);
                 a || b
             })?;
             report.forgotten = Some(forgotten);
@@ -109,12 +100,12 @@ pub fn run(ctx: &Context, args: &StateArgs) -> Result<Report> {
             } else {
                 "no baseline for"
             };
-            report.message = Some(format!("{verb} {}", paths::display(&ctx.cwd, &target)));
+            report.message = Some(format!("{verb} {}", paths::display(&s.cwd, &target)));
         }
-        Some(StateAction::Clear) => {
+        StateRequest::Clear => {
             report.action = "clear";
-            Store::new(ctx).clear()?;
-            report.message = Some(format!("cleared session '{}'", ctx.session));
+            file.clear()?;
+            report.message = Some(format!("cleared session '{}'", s.session));
         }
     }
     Ok(Report::State(report))

@@ -15,25 +15,23 @@ use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use rustix::fs::{CWD, RenameFlags, Timespec, Timestamps};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::app::Context;
-use crate::cli::TransferArgs;
-use crate::cmd::FileAccess;
+use crate::cli::{ProgressMode, TransferArgs};
 use crate::error::{Error, Result};
-use crate::lock::{self, LockGuard, hex};
-use crate::output::Report;
+use crate::lock::hex;
 use crate::output::progress::Progress;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
 use crate::publish::{self, Staged};
+use crate::report::{FileAccess, Report, TransferReport};
+use crate::settings::Settings;
 use crate::signals;
-use crate::state::{self, Baseline, Store, now_ns};
+use crate::state::{Baseline, now_ns};
 
 /// Size of one copy buffer. With `BUFFERS` of them in flight the copy holds 1 MiB, which stays
 /// in the CPU's cache between the read, the hash and the write: measured against 1 MiB buffers
@@ -45,88 +43,97 @@ const BUFFERS: usize = 4;
 /// finds little left to do (the kernel would otherwise hold a whole GiB dirty until then).
 const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
 
-/// The result of a transfer.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TransferReport {
-    pub source: PathBuf,
-    /// The source as named, when it is a symbolic link (the file it points to was transferred).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub via_symlink: Option<PathBuf>,
-    pub destination: PathBuf,
-    pub bytes: u64,
-    /// SHA-256 of what was transferred; `null` for a rename, which reads nothing (unless
-    /// `--expect-sha256` made it hash the source first).
-    pub sha256: Option<String>,
-    /// `"copy"` or `"rename"`.
-    pub method: &'static str,
-    /// Whether an existing destination was replaced (`--replace-sha256`).
-    pub replaced: bool,
-    pub source_removed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_kept_reason: Option<String>,
-    pub file_access: super::FileAccess,
+/// A checked `quill transfer`: both ends resolved, the hashes parsed.
+pub struct TransferRequest {
+    src: Resolved,
+    dst: Resolved,
+    move_: bool,
+    replace: Option<String>,
+    expect: Option<String>,
+    progress: ProgressMode,
 }
 
-pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
-    let replace = args
-        .replace_sha256
-        .as_deref()
-        .map(|h| probe::parse_sha256("--replace-sha256", h))
-        .transpose()?;
-    let expect = args
-        .expect_sha256
-        .as_deref()
-        .map(|h| probe::parse_sha256("--expect-sha256", h))
-        .transpose()?;
+impl TransferArgs {
+    /// Check the flags, refuse read-only runs, resolve the source (an existing regular file)
+    /// and the destination (a new file, or one inside an existing directory).
+    pub fn resolve(self, s: &Settings) -> Result<TransferRequest> {
+        let args = self;
+        let replace = args
+            .replace_sha256
+            .as_deref()
+            .map(|h| probe::parse_sha256("--replace-sha256", h))
+            .transpose()?;
+        let expect = args
+            .expect_sha256
+            .as_deref()
+            .map(|h| probe::parse_sha256("--expect-sha256", h))
+            .transpose()?;
+        if s.read_only {
+            let dst = paths::normalize_lexically(&s.cwd.join(&args.destination));
+            s.check_writable(&dst, "transfer to")?;
+        }
+        let src = paths::resolve(&s.cwd, s.root.as_ref(), &args.source)?;
+        if !src.exists {
+            return Err(Error::NotFound {
+                similar: paths::similar_names(&src.target),
+                path: src.target,
+            });
+        }
+        probe::regular_metadata(&src.target)?;
+        let dst = destination(s, &args.destination, &src)?;
+        if src.target == dst.target {
+            return Err(same_file(&src, &dst));
+        }
+        Ok(TransferRequest {
+            src,
+            dst,
+            move_: args.move_,
+            replace,
+            expect,
+            progress: args.progress,
+        })
+    }
+}
 
-    if ctx.read_only {
-        let dst = paths::normalize_lexically(&ctx.cwd.join(&args.destination));
-        ctx.check_writable(&dst, "transfer to")?;
-    }
-    let src = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &args.source)?;
-    if !src.exists {
-        return Err(Error::NotFound {
-            similar: paths::similar_names(&src.target),
-            path: src.target,
-        });
-    }
-    probe::regular_metadata(&src.target)?;
-    let dst = destination(ctx, &args.destination, &src)?;
-    if src.target == dst.target {
-        return Err(same_file(&src, &dst));
-    }
-
-    state::ensure_dirs(&ctx.state_dir)?;
-    let _locks = lock_both(ctx, &src.target, &dst.target)?;
+pub fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
+    let TransferRequest {
+        src,
+        dst,
+        move_,
+        replace,
+        expect,
+        progress,
+    } = req;
+    let _locks = s.store().lock_mutations(&[&src.target, &dst.target])?;
 
     // Everything below runs under both locks: the checks, the publication, the state update.
-    let (source_file, source_meta) = probe::open_regular(ctx.root.as_ref(), &src.target)?;
+    let (source_file, source_meta) = probe::open_regular(s.root.as_ref(), &src.target)?;
     let before = Identity::of(&source_meta);
-    let existing = check_destination(ctx, &src, &dst, &source_meta, replace.as_deref())?;
+    let existing = check_destination(s, &src, &dst, &source_meta, replace.as_deref())?;
 
-    let plan = Plan {
-        ctx,
-        args,
+    let job = Job {
+        s,
+        progress,
         src: &src,
         dst: &dst,
         before,
         source_meta: &source_meta,
         existing: existing.as_ref(),
         expect: expect.as_deref(),
+        move_,
     };
-    let outcome = if args.move_ && same_filesystem(&source_meta, &dst.target) {
-        match plan.rename(source_file)? {
+    let outcome = if move_ && same_filesystem(&source_meta, &dst.target) {
+        match job.rename(source_file)? {
             Renamed::Done(outcome) => *outcome,
-            Renamed::CrossDevice(file) => plan.copy(file)?,
+            Renamed::CrossDevice(file) => job.copy(file)?,
         }
     } else {
-        plan.copy(source_file)?
+        job.copy(source_file)?
     };
-    plan.follow_in_session(&outcome);
+    job.follow_in_session(&outcome);
 
     if let Some(reason) = &outcome.kept_reason {
-        ctx.warn(format!(
+        s.warn(format!(
             "the destination is complete, but the source was kept: {reason}"
         ));
     }
@@ -146,9 +153,9 @@ pub fn run(ctx: &Context, args: &TransferArgs) -> Result<Report> {
 
 /// The destination file: `DST` itself, or `DST/<source name>` when `DST` is a directory. A
 /// destination that is a symbolic link is refused (`symlink`), never followed and replaced.
-fn destination(ctx: &Context, given: &Path, src: &Resolved) -> Result<Resolved> {
+fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
     // Not folded lexically: `link/..` means what the kernel says it means.
-    let requested = ctx.cwd.join(given);
+    let requested = s.cwd.join(given);
     let into_dir = fs::metadata(&requested).is_ok_and(|m| m.is_dir());
     let path = if into_dir {
         let name = src
@@ -173,7 +180,7 @@ fn destination(ctx: &Context, given: &Path, src: &Resolved) -> Result<Resolved> 
         });
     }
     refuse_link(&path)?;
-    let dst = paths::resolve(&ctx.cwd, ctx.root.as_ref(), &path)?;
+    let dst = paths::resolve(&s.cwd, s.root.as_ref(), &path)?;
     let parent = dst.target.parent().unwrap_or(Path::new("/"));
     if !parent.is_dir() {
         return Err(Error::NotFound {
@@ -206,23 +213,6 @@ fn same_file(src: &Resolved, dst: &Resolved) -> Error {
     }
 }
 
-/// Lock both canonical paths, in sorted order so two transfers in opposite directions cannot
-/// deadlock.
-fn lock_both(ctx: &Context, a: &Path, b: &Path) -> Result<[LockGuard; 2]> {
-    let (first, second) = if a <= b { (a, b) } else { (b, a) };
-    let g1 = lock::acquire(
-        &lock::mutation_lock_path(&ctx.state_dir, first),
-        first,
-        ctx.lock_timeout,
-    )?;
-    let g2 = lock::acquire(
-        &lock::mutation_lock_path(&ctx.state_dir, second),
-        second,
-        ctx.lock_timeout,
-    )?;
-    Ok([g1, g2])
-}
-
 /// An existing destination the caller may replace.
 struct Existing {
     meta: Metadata,
@@ -230,7 +220,7 @@ struct Existing {
 
 /// Under the lock: the destination must be absent, or hold exactly `replace`'s content.
 fn check_destination(
-    ctx: &Context,
+    s: &Settings,
     src: &Resolved,
     dst: &Resolved,
     source_meta: &Metadata,
@@ -251,7 +241,7 @@ fn check_destination(
             path: dst.target.clone(),
         });
     };
-    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), &dst.target)?;
+    let (mut file, meta) = probe::open_regular(s.root.as_ref(), &dst.target)?;
     let (have, _) = probe::sha256_stream(&mut file, &dst.target)?;
     if have != want {
         return Err(Error::DestinationExists {
@@ -259,7 +249,7 @@ fn check_destination(
         });
     }
     // Replacing it gives its path new content; its other hard links keep the old.
-    crate::cmd::mutate::warn_hard_links(ctx, &dst.target, &meta);
+    crate::guard::warn_hard_links(s, &dst.target, &meta);
     Ok(Some(Existing { meta }))
 }
 
@@ -270,7 +260,7 @@ fn same_filesystem(source_meta: &Metadata, dst: &Path) -> bool {
 }
 
 /// What happened, for the report and the session.
-struct Outcome {
+struct Moved {
     bytes: u64,
     sha256: Option<String>,
     method: &'static str,
@@ -281,23 +271,25 @@ struct Outcome {
 }
 
 enum Renamed {
-    Done(Box<Outcome>),
+    Done(Box<Moved>),
     /// The rename crossed a mount point after all: copy instead (with the open source).
     CrossDevice(File),
 }
 
-struct Plan<'a> {
-    ctx: &'a Context,
-    args: &'a TransferArgs,
+/// One transfer under way: both ends locked and checked.
+struct Job<'a> {
+    s: &'a Settings,
+    progress: ProgressMode,
     src: &'a Resolved,
     dst: &'a Resolved,
     before: Identity,
     source_meta: &'a Metadata,
     existing: Option<&'a Existing>,
     expect: Option<&'a str>,
+    move_: bool,
 }
 
-impl Plan<'_> {
+impl Job<'_> {
     fn source_changed(&self, reason: impl Into<String>) -> Error {
         Error::SourceChanged {
             path: self.src.target.clone(),
@@ -370,8 +362,8 @@ impl Plan<'_> {
         }
         // One directory fsync: the rename is one journal transaction, and the destination's
         // entry is what must be durable (at worst a crash leaves the file under its old name).
-        sync_dir(self.ctx, to);
-        Ok(Renamed::Done(Box::new(Outcome {
+        sync_dir(self.s, to);
+        Ok(Renamed::Done(Box::new(Moved {
             bytes: self.before.size,
             sha256,
             method: "rename",
@@ -383,15 +375,12 @@ impl Plan<'_> {
 
     /// Stream the source into a temporary file next to the destination, hashing on the way,
     /// then publish it; for a move, remove the source if it is still the copied version.
-    fn copy(&self, source: File) -> Result<Outcome> {
+    fn copy(&self, source: File) -> Result<Moved> {
         let to = &self.dst.target;
         let mut staged = Staged::new(to)?;
         self.restrict(&mut staged)?;
-        let mut progress = Progress::new(
-            self.args.progress,
-            self.before.size,
-            self.ctx.stderr_is_terminal,
-        );
+        let mut progress =
+            Progress::new(self.progress, self.before.size, self.s.stderr_is_terminal);
         let (sha256, bytes, after) = stream(
             &source,
             &self.src.target,
@@ -418,7 +407,7 @@ impl Plan<'_> {
         let committed = match self.existing {
             // A copy over a verified version keeps the destination's mode, like cp; a move
             // brings the source's.
-            Some(_) if self.args.move_ => staged.commit_replace(self.source_meta),
+            Some(_) if self.move_ => staged.commit_replace(self.source_meta),
             Some(existing) => staged.commit_replace(&existing.meta),
             None => staged.commit_new().map_err(|e| match e {
                 Error::CreateConflict { path } => Error::DestinationExists { path },
@@ -427,17 +416,17 @@ impl Plan<'_> {
         }?;
         progress.finish();
         for w in committed.warnings {
-            self.ctx.warn(w);
+            self.s.warn(w);
         }
         let dest_meta = fs::symlink_metadata(to).ok();
 
         // Committed: from here on nothing fails and nothing is retried.
-        let (source_removed, kept_reason) = if self.args.move_ {
+        let (source_removed, kept_reason) = if self.move_ {
             self.remove_source()
         } else {
             (false, None)
         };
-        Ok(Outcome {
+        Ok(Moved {
             bytes,
             sha256: Some(sha256),
             method: "copy",
@@ -454,7 +443,7 @@ impl Plan<'_> {
     /// and mode (as mv). The owner goes first: chown clears set-id bits.
     fn restrict(&self, staged: &mut Staged) -> Result<()> {
         let source_mode = self.source_meta.mode() & 0o7777;
-        let mode = match (self.args.move_, self.existing) {
+        let mode = match (self.move_, self.existing) {
             (true, _) => {
                 let (uid, gid) = (self.source_meta.uid(), self.source_meta.gid());
                 let _ = rustix::fs::fchown(
@@ -473,7 +462,7 @@ impl Plan<'_> {
     /// A move keeps the source's access and modification times, as mv does (set after the
     /// last write, which would update them).
     fn keep_times(&self, file: &File) {
-        if !self.args.move_ {
+        if !self.move_ {
             return;
         }
         let m = self.source_meta;
@@ -501,7 +490,7 @@ impl Plan<'_> {
         }
         match fs::remove_file(from) {
             Ok(()) => {
-                sync_dir(self.ctx, from);
+                sync_dir(self.s, from);
                 (true, None)
             }
             Err(e) => (false, Some(format!("cannot remove the source: {e}"))),
@@ -512,9 +501,10 @@ impl Plan<'_> {
     /// was transferred becomes the destination's (and, after a move, leaves the source's path).
     /// `--expect-sha256` stands in for a baseline. A failure here is a warning: the transfer
     /// itself is done and must not be reported as failed (a retry would be refused).
-    fn follow_in_session(&self, outcome: &Outcome) {
-        let store = Store::new(self.ctx);
-        let Ok(session) = store.load() else { return };
+    fn follow_in_session(&self, outcome: &Moved) {
+        let store = self.s.store();
+        let file = store.session(&self.s.session);
+        let Ok(session) = file.load() else { return };
         let known = session.baseline(&self.src.target);
         let Some(dest_meta) = &outcome.dest_meta else {
             return;
@@ -533,20 +523,20 @@ impl Plan<'_> {
         let id = Identity::of(dest_meta);
         let dest = self.dst.target.clone();
         let source = self.src.target.clone();
-        let result = store.update(|s| {
+        let result = file.update(|session| {
             if forget_source {
-                s.forget(&source);
+                session.forget(&source);
             }
             if let Some((sha256, complete, read_at_ns)) = carried {
                 // The read happened when the source was read, not now.
-                s.record(Baseline {
+                session.record(Baseline {
                     read_at_ns,
                     ..Baseline::new(&dest, sha256, &id, complete)
                 });
             }
         });
         if let Err(e) = result {
-            self.ctx
+            self.s
                 .warn(format!("transferred, but the session was not updated: {e}"));
         }
     }
@@ -559,9 +549,9 @@ fn rewind(mut file: File, path: &Path) -> Result<File> {
     Ok(file)
 }
 
-fn sync_dir(ctx: &Context, path: &Path) {
+fn sync_dir(s: &Settings, path: &Path) {
     for w in publish::sync_dir(path).warnings {
-        ctx.warn(w);
+        s.warn(w);
     }
 }
 

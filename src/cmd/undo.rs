@@ -6,58 +6,76 @@
 
 use std::fs;
 
-use crate::app::Context;
 use crate::cli::UndoArgs;
-use crate::cmd::mutate::{self, DIFF_INPUT_MAX, Outcome};
 use crate::error::{Error, Result};
-use crate::history;
-use crate::output::Report;
+use crate::guard::{self, Change, DIFF_INPUT_MAX};
+use crate::paths::Resolved;
 use crate::probe::sha256_bytes;
-use crate::state::{Baseline, Store, path_key};
+use crate::report::Report;
+use crate::settings::Settings;
+use crate::state::history::MAX_SESSION_BYTES;
+use crate::state::{Baseline, path_key};
 
-pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
-    let resolved = mutate::resolve(ctx, &args.path, "undo")?;
-    let locked = mutate::lock(ctx, resolved)?;
+/// A checked `quill undo`.
+pub struct UndoRequest {
+    resolved: Resolved,
+    dry_run: bool,
+}
+
+impl UndoArgs {
+    /// Resolve the path (read-only refused).
+    pub fn resolve(self, s: &Settings) -> Result<UndoRequest> {
+        Ok(UndoRequest {
+            resolved: guard::resolve(s, &self.path, "undo")?,
+            dry_run: self.dry_run,
+        })
+    }
+}
+
+pub fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
+    let dry_run = req.dry_run;
+    let locked = guard::lock(s, req.resolved)?;
     let target = locked.target().to_path_buf();
     let key = path_key(&target);
-    let session = Store::new(ctx).load()?;
+    let store = s.store();
+    let file = store.session(&s.session);
+    let history = file.history();
+    let session = file.load()?;
     let Some(step) = session.history.get(&key).and_then(|s| s.last()).cloned() else {
         return Err(Error::NothingToUndo {
             path: target,
-            session: ctx.session.clone(),
+            session: s.session.clone(),
         });
     };
     let stale = || Error::Stale {
         path: target.clone(),
-        session: ctx.session.clone(),
+        session: s.session.clone(),
     };
-    let cur = mutate::current(ctx, &target, history::MAX_SESSION_BYTES, None)?.ok_or_else(stale)?;
+    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?.ok_or_else(stale)?;
     if cur.sha256 != step.after {
         return Err(stale());
     }
     let restored = match &step.before {
-        Some(hash) => Some(history::load_blob(ctx, &target, hash)?),
+        Some(hash) => Some(history.load_blob(&target, hash)?),
         None => None,
     };
     let complete = session.baseline(&target).is_some_and(|b| b.complete);
 
-    if !args.dry_run {
+    if !dry_run {
         match &restored {
             Some(bytes) => {
-                let staged = mutate::stage(&target, bytes, true)?;
-                mutate::commit(ctx, &target, staged, Some(&cur.meta))?;
+                let staged = guard::stage(&target, bytes, true)?;
+                guard::commit(s, &target, staged, Some(&cur.meta))?;
             }
             None => {
                 fs::remove_file(&target).map_err(|e| Error::io("remove", &target, e))?;
                 if let Some(dir) = target.parent()
                     && let Err(e) = fs::File::open(dir).and_then(|d| d.sync_all())
                 {
-                    {
-                        ctx.warn(format!(
-                            "committed, durability unconfirmed: fsync of {} failed: {e}",
-                            dir.display()
-                        ));
-                    }
+                    s.warn(format!(
+                        "committed, durability unconfirmed: fsync of {} failed: {e}",
+                        dir.display()
+                    ));
                 }
             }
         }
@@ -69,29 +87,29 @@ pub fn run(ctx: &Context, args: &UndoArgs) -> Result<Report> {
             }
             None => None,
         };
-        let updated = Store::new(ctx).update(|s| {
+        let updated = file.update(|session| {
             match baseline {
-                Some(b) => s.record(b),
+                Some(b) => session.record(b),
                 None => {
-                    s.forget(&target);
+                    session.forget(&target);
                 }
             }
-            history::pop(ctx, s, &key, &step);
+            history.pop(session, &key, &step);
         });
-        mutate::committed_anyway(ctx, &target, updated);
+        guard::committed_anyway(s, &target, updated);
     }
 
     let new: &[u8] = restored.as_deref().unwrap_or(&[]);
-    let report = mutate::report(
-        ctx,
-        Outcome {
+    let report = guard::report(
+        s,
+        Change {
             op: "undo",
             resolved: &locked.resolved,
             created: false,
             deleted: restored
                 .is_none()
                 .then(|| std::os::unix::fs::MetadataExt::mode(&cur.meta)),
-            dry_run: args.dry_run,
+            dry_run,
             old: cur.bytes.as_deref().filter(|b| b.len() <= DIFF_INPUT_MAX),
             new: Some(new),
             bytes: new.len() as u64,

@@ -9,35 +9,79 @@ use std::io::{self, IsTerminal, Read};
 
 use sha2::{Digest, Sha256};
 
-use crate::app::Context;
+use std::path::PathBuf;
+
 use crate::cli::WriteArgs;
-use crate::cmd::mutate::{self, DIFF_INPUT_MAX, Outcome};
 use crate::error::{Error, Result};
-use crate::history::{Before, MAX_SESSION_BYTES};
+use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::lock::hex;
-use crate::output::Report;
+use crate::paths::Resolved;
+use crate::probe::parse_sha256;
 use crate::publish::Staged;
+use crate::report::Report;
+use crate::settings::Settings;
 use crate::signals;
+use crate::state::history::{Before, MAX_SESSION_BYTES};
 
 const CHUNK: usize = 1024 * 1024;
 
-pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
-    let resolved = mutate::resolve(ctx, &args.path, "write")?;
+/// A checked `quill write`: where, from what, and under which conditions.
+pub struct WriteRequest {
+    resolved: Resolved,
+    source: Box<dyn Read>,
+    /// Names the source in errors.
+    source_name: PathBuf,
+    create_only: bool,
+    expect_sha256: Option<String>,
+    no_parents: bool,
+    dry_run: bool,
+}
+
+impl WriteArgs {
+    /// Check the flags, resolve the path (read-only refused), open the content's source.
+    pub fn resolve(self, s: &Settings) -> Result<WriteRequest> {
+        let expect_sha256 = self
+            .expect_sha256
+            .as_deref()
+            .map(|h| parse_sha256("--expect-sha256", h))
+            .transpose()?;
+        let resolved = guard::resolve(s, &self.path, "write")?;
+        if self.create_only && resolved.exists {
+            return Err(Error::CreateConflict {
+                path: resolved.target,
+            });
+        }
+        let source = open_source(&self)?;
+        Ok(WriteRequest {
+            resolved,
+            source,
+            source_name: source_name(&self),
+            create_only: self.create_only,
+            expect_sha256,
+            no_parents: self.no_parents,
+            dry_run: self.dry_run,
+        })
+    }
+}
+
+pub fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
+    let WriteRequest {
+        resolved,
+        mut source,
+        source_name,
+        create_only,
+        expect_sha256,
+        no_parents,
+        dry_run,
+    } = req;
     let target = resolved.target.clone();
-    if args.create_only && resolved.exists {
-        return Err(Error::CreateConflict { path: target });
-    }
-    if let Some(hex) = &args.expect_sha256 {
-        crate::probe::parse_sha256("--expect-sha256", hex)?;
-    }
 
     // Stage the content (before the lock).
-    let mut source = open_source(args)?;
-    let mut staged = if args.dry_run {
+    let mut staged = if dry_run {
         None
     } else {
         if !resolved.exists {
-            mutate::ensure_parent(&target, args.no_parents)?;
+            guard::ensure_parent(&target, no_parents)?;
         }
         Some(Staged::new(&target)?)
     };
@@ -52,11 +96,7 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                return Err(Error::io(
-                    "read the new content from",
-                    &source_name(args),
-                    e,
-                ));
+                return Err(Error::io("read the new content from", &source_name, e));
             }
         };
         let chunk = &buf[..n];
@@ -76,14 +116,14 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
     let sha256 = hex(&hasher.finalize());
 
     // Under the lock: freshness, publication, state, diff.
-    let locked = mutate::lock(ctx, resolved)?;
-    let cur = mutate::current(ctx, &target, MAX_SESSION_BYTES, None)?;
+    let locked = guard::lock(s, resolved)?;
+    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?;
     match &cur {
-        Some(_) if args.create_only => return Err(Error::CreateConflict { path: target }),
+        Some(_) if create_only => return Err(Error::CreateConflict { path: target }),
         Some(cur) => {
-            mutate::check_fresh(ctx, &target, cur, args.expect_sha256.as_deref())?;
+            guard::check_fresh(s, &target, cur, expect_sha256.as_deref())?;
         }
-        None => mutate::check_missing(ctx, &target, args.expect_sha256.as_deref())?,
+        None => guard::check_missing(s, &target, expect_sha256.as_deref())?,
     }
     // The caller gave every byte, so its knowledge of the new content is complete.
     let complete = true;
@@ -92,10 +132,10 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
         if unchanged {
             drop(staged); // same bytes: nothing to publish, nothing to undo
         } else {
-            mutate::commit(ctx, &target, staged, cur.as_ref().map(|c| &c.meta))?;
+            guard::commit(s, &target, staged, cur.as_ref().map(|c| &c.meta))?;
         }
     }
-    if !args.dry_run {
+    if !dry_run {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
@@ -104,17 +144,17 @@ pub fn run(ctx: &Context, args: &WriteArgs) -> Result<Report> {
                 None => Before::TooLarge,
             },
         };
-        mutate::record(ctx, &target, &sha256, complete, before)?;
+        guard::record(s, &target, &sha256, complete, before)?;
     }
     let old = cur.as_ref().and_then(|c| c.bytes.as_deref());
-    let report = mutate::report(
-        ctx,
-        Outcome {
+    let report = guard::report(
+        s,
+        Change {
             op: "write",
             resolved: &locked.resolved,
             created: cur.is_none(),
             deleted: None,
-            dry_run: args.dry_run,
+            dry_run,
             old: old.filter(|o| o.len() <= DIFF_INPUT_MAX),
             new: kept.as_deref(),
             bytes: total,
@@ -147,7 +187,7 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
     Ok(Box::new(signals::InterruptibleReader::new(stdin)))
 }
 
-fn source_name(args: &WriteArgs) -> std::path::PathBuf {
+fn source_name(args: &WriteArgs) -> PathBuf {
     match &args.from {
         Some(p) if p.as_os_str() != "-" => p.clone(),
         _ => "<stdin>".into(),

@@ -1,21 +1,23 @@
 //! Output: turns a command's `Report` (or an `Error`) into exactly one JSON object on stdout,
 //! or into text for people (stdout for results, stderr for warnings and errors). The JSON
-//! envelope is `{"ok": bool, "op": OP, …report fields…, "warnings": [..]}` on success and
+//! envelope is `{"ok": true, "op": OP, …report fields…, "warnings": [..]}` on success and
 //! `{"ok": false, "op": OP, "error": {"kind", "message", "hint", …fields}, "warnings": [..]}`
-//! on failure (SPEC §2). This module never touches the file system; a closed stdout (`| head`)
-//! is a quiet success.
+//! on failure (SPEC §2), written straight from typed structs with serde. It depends on
+//! `report` and `error`, never on `cmd` or `app`, and never touches the file system; a closed
+//! stdout (`| head`) is a quiet success.
 
 pub mod progress;
 pub mod search;
 pub mod text;
 
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::app::Context;
 use crate::error::{Error, exit};
+use crate::report::Report;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -23,62 +25,67 @@ pub enum Format {
     Json,
 }
 
-/// What a successful command hands to output.
-pub enum Report {
-    Read(crate::cmd::read::ReadReport),
-    Mutation(crate::cmd::MutationReport),
-    Glob(crate::cmd::glob::GlobReport),
-    Grep(crate::cmd::grep::GrepReport),
-    Transfer(crate::cmd::transfer::TransferReport),
-    State(crate::cmd::state::StateReport),
-    /// Completions and man pages: printed as they are, in every format.
-    Generated(String),
+/// How results are printed.
+#[derive(Debug, Clone)]
+pub struct OutputConfig {
+    pub format: Format,
+    /// Color on stdout (text results).
+    pub color: bool,
+    /// Color on stderr (errors and warnings in text mode).
+    pub color_stderr: bool,
+    /// Text output shows paths below this directory relative to it.
+    pub cwd: PathBuf,
 }
 
-impl Report {
-    fn exit_code(&self) -> u8 {
-        match self {
-            Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,
-            Report::Grep(r) if r.total == 0 => exit::NOTHING_FOUND,
-            _ => exit::SUCCESS,
-        }
-    }
+/// The success envelope.
+#[derive(Serialize)]
+struct Success<'a, R: Serialize> {
+    ok: bool,
+    op: &'a str,
+    #[serde(flatten)]
+    report: &'a R,
+    warnings: &'a [String],
+}
 
-    fn to_json(&self) -> Value {
-        fn v(x: &impl Serialize) -> Value {
-            serde_json::to_value(x).unwrap_or(Value::Null)
-        }
-        match self {
-            Report::Read(r) => v(r),
-            Report::Mutation(r) => v(r),
-            Report::Glob(r) => v(r),
-            Report::Grep(r) => v(r),
-            Report::Transfer(r) => v(r),
-            Report::State(r) => v(r),
-            Report::Generated(s) => Value::String(s.clone()),
-        }
-    }
+/// The failure envelope.
+#[derive(Serialize)]
+struct Failure<'a> {
+    ok: bool,
+    op: &'a str,
+    error: ErrorBody<'a>,
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    kind: &'a str,
+    message: String,
+    hint: Option<String>,
+    #[serde(flatten)]
+    fields: Map<String, Value>,
 }
 
 /// Print a successful report; returns the exit code.
-pub fn emit(ctx: &Context, op: &str, report: &Report, warnings: &[String]) -> u8 {
+pub fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[String]) -> u8 {
     let code = report.exit_code();
-    let result = match (report, ctx.format) {
+    let result = match (report, cfg.format) {
         (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
-        (_, Format::Json) => {
-            let mut obj = Map::new();
-            obj.insert("ok".into(), Value::Bool(true));
-            obj.insert("op".into(), Value::String(op.into()));
-            if let Value::Object(fields) = report.to_json() {
-                obj.extend(fields);
+        (_, Format::Json) => match success_json(op, report, warnings) {
+            Ok(bytes) => write_stdout(|w| w.write_all(&bytes)),
+            Err(e) => {
+                // Never a silent or partial object: say what could not be encoded.
+                let err = Error::Io {
+                    path: PathBuf::from("<stdout>"),
+                    op: "encode the result as JSON for",
+                    source: io::Error::other(e),
+                };
+                return emit_error(cfg, op, &err, warnings);
             }
-            obj.insert("warnings".into(), warnings_json(warnings));
-            print_json(&Value::Object(obj))
-        }
+        },
         (_, Format::Text) => {
             print_warnings(warnings);
-            let palette = text::Palette::new(ctx.color);
-            write_stdout(|w| text::render(w, ctx, report, &palette))
+            let palette = text::Palette::new(cfg.color);
+            write_stdout(|w| text::render(w, cfg, report, &palette))
         }
     };
     match result {
@@ -91,51 +98,67 @@ pub fn emit(ctx: &Context, op: &str, report: &Report, warnings: &[String]) -> u8
     }
 }
 
+/// The whole JSON object and its newline, encoded before anything is printed.
+fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::Result<Vec<u8>> {
+    fn encode<R: Serialize>(op: &str, r: &R, warnings: &[String]) -> serde_json::Result<Vec<u8>> {
+        let mut out = serde_json::to_vec(&Success {
+            ok: true,
+            op,
+            report: r,
+            warnings,
+        })?;
+        out.push(b'\n');
+        Ok(out)
+    }
+    match report {
+        Report::Read(r) => encode(op, r, warnings),
+        Report::Mutation(r) => encode(op, r, warnings),
+        Report::Glob(r) => encode(op, r, warnings),
+        Report::Grep(r) => encode(op, r, warnings),
+        Report::Transfer(r) => encode(op, r, warnings),
+        Report::State(r) => encode(op, r, warnings),
+        Report::Generated(s) => encode(op, s, warnings),
+    }
+}
+
 /// Print an error; returns its exit code.
-pub fn emit_error(format: Format, color: bool, op: &str, err: &Error, warnings: &[String]) -> u8 {
-    match format {
+pub fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]) -> u8 {
+    match cfg.format {
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
             print_warnings(warnings);
-            text::render_error(err, &text::Palette::new(color));
+            text::render_error(err, &text::Palette::new(cfg.color_stderr));
         }
     }
     err.exit_code()
 }
 
 pub fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
-    let mut e = Map::new();
-    e.insert("kind".into(), Value::String(err.kind().into()));
-    e.insert("message".into(), Value::String(err.to_string()));
-    e.insert("hint".into(), err.hint().map_or(Value::Null, Value::String));
-    e.extend(err.fields());
-    let mut obj = Map::new();
-    obj.insert("ok".into(), Value::Bool(false));
-    obj.insert("op".into(), Value::String(op.into()));
-    obj.insert("error".into(), Value::Object(e));
-    obj.insert("warnings".into(), warnings_json(warnings));
-    let _ = print_json(&Value::Object(obj));
-}
-
-fn warnings_json(warnings: &[String]) -> Value {
-    Value::Array(warnings.iter().cloned().map(Value::String).collect())
+    let failure = Failure {
+        ok: false,
+        op,
+        error: ErrorBody {
+            kind: err.kind(),
+            message: err.to_string(),
+            hint: err.hint(),
+            fields: err.fields(),
+        },
+        warnings,
+    };
+    // An error object holds only strings, numbers and lossy paths: it always encodes.
+    let _ = write_stdout(|w| {
+        serde_json::to_writer(&mut *w, &failure).map_err(|e| {
+            e.io_error_kind()
+                .map_or_else(|| io::Error::other(e), io::Error::from)
+        })?;
+        w.write_all(b"\n")
+    });
 }
 
 fn print_warnings(warnings: &[String]) {
     for w in warnings {
         eprintln!("quill: warning: {w}");
     }
-}
-
-fn print_json(v: &Value) -> io::Result<()> {
-    write_stdout(|w| {
-        // Keep the I/O error's kind (a closed pipe is a quiet success).
-        serde_json::to_writer(&mut *w, v).map_err(|e| {
-            e.io_error_kind()
-                .map_or_else(|| io::Error::other(e), io::Error::from)
-        })?;
-        w.write_all(b"\n")
-    })
 }
 
 fn write_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {

@@ -6,24 +6,73 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, IoSlice, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::app::Context;
-use crate::cmd::glob::GlobReport;
-use crate::cmd::grep::{GrepBody, GrepMatch, GrepReport, SearchResult, View};
-use crate::output::text::Palette;
+use super::OutputConfig;
+use super::text::Palette;
 use crate::paths::display;
+use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View};
+
+/// How grep's worker threads print one file's matches while they search: the caller builds
+/// it from the output configuration and hands it to the search (as ripgrep hands a printer
+/// to each worker), so `cmd::grep` never decides what text output looks like.
+#[derive(Debug, Clone)]
+pub struct GrepPrinter {
+    view: View,
+    palette: Palette,
+    cwd: PathBuf,
+}
+
+impl GrepPrinter {
+    pub fn new(view: View, color: bool, cwd: PathBuf) -> GrepPrinter {
+        GrepPrinter {
+            view,
+            palette: Palette::new(color),
+            cwd,
+        }
+    }
+
+    /// How `path` is shown: relative to the current directory when below it.
+    pub fn shown_path(&self, path: &Path) -> String {
+        display(&self.cwd, path)
+    }
+
+    /// Everything printed for one file's matches (its heading, then its lines).
+    pub fn file_block(&self, out: &mut Vec<u8>, shown: &str, matches: &[GrepMatch]) {
+        // Writing to a Vec cannot fail.
+        let _ = file_block(out, shown, matches, &self.view, &self.palette);
+    }
+
+    /// The heading of a file, when the view has headings and nothing was printed for it yet.
+    pub fn heading(&self, out: &mut Vec<u8>, shown: &str) {
+        if self.view.heading {
+            let _ = file_heading(out, shown, &self.palette);
+        }
+    }
+
+    /// One match line without context.
+    pub fn match_line(
+        &self,
+        out: &mut Vec<u8>,
+        shown: &str,
+        line: u64,
+        text: &str,
+        spans: &[(usize, usize)],
+    ) {
+        let _ = match_line(out, shown, line, text, spans, &self.view, &self.palette);
+    }
+}
 
 pub fn render_glob(
     w: &mut dyn Write,
-    ctx: &Context,
+    cfg: &OutputConfig,
     r: &GlobReport,
     p: &Palette,
 ) -> io::Result<()> {
     let sep: &[u8] = if r.null { b"\0" } else { b"\n" };
     for f in &r.files {
         w.write_all(p.bold.as_bytes())?;
-        w.write_all(shown_bytes(&ctx.cwd, f))?;
+        w.write_all(shown_bytes(&cfg.cwd, f))?;
         w.write_all(p.reset.as_bytes())?;
         w.write_all(sep)?;
     }
@@ -32,7 +81,7 @@ pub fn render_glob(
 
 pub fn render_grep(
     w: &mut dyn Write,
-    ctx: &Context,
+    cfg: &OutputConfig,
     r: &GrepReport,
     p: &Palette,
 ) -> io::Result<()> {
@@ -47,19 +96,19 @@ pub fn render_grep(
     };
     let shown = if let Some(files) = &s.files {
         for f in files {
-            write!(w, "{}{}{}", p.magenta, display(&ctx.cwd, f), p.reset)?;
+            write!(w, "{}{}{}", p.magenta, display(&cfg.cwd, f), p.reset)?;
             w.write_all(if r.view.null { b"\0" } else { b"\n" })?;
         }
         files.len()
     } else if let Some(counts) = &s.counts {
         for c in counts {
-            let path = display(&ctx.cwd, &c.path);
+            let path = display(&cfg.cwd, &c.path);
             let sep = if r.view.null { '\0' } else { ':' };
             writeln!(w, "{}{path}{}{sep}{}", p.magenta, p.reset, c.count)?;
         }
         counts.len()
     } else if let Some(matches) = &s.matches {
-        content(w, ctx, matches, &r.view, p)?;
+        content(w, cfg, matches, &r.view, p)?;
         matches.len()
     } else if let Some(blocks) = &s.rendered {
         rendered(w, blocks, &r.view, p)?;
@@ -119,7 +168,7 @@ struct Printed<'a> {
 
 fn content(
     w: &mut dyn Write,
-    ctx: &Context,
+    cfg: &OutputConfig,
     matches: &[GrepMatch],
     view: &View,
     p: &Palette,
@@ -132,7 +181,7 @@ fn content(
         while j < matches.len() && &matches[j].path == path {
             j += 1;
         }
-        let shown = display(&ctx.cwd, path);
+        let shown = display(&cfg.cwd, path);
         if !first_file {
             file_separator(w, view, p)?;
         }
@@ -196,13 +245,13 @@ fn file_separator<W: Write + ?Sized>(w: &mut W, view: &View, p: &Palette) -> io:
 }
 
 /// The heading line of a file (with `--heading`).
-pub fn file_heading<W: Write + ?Sized>(w: &mut W, path: &str, p: &Palette) -> io::Result<()> {
+fn file_heading<W: Write + ?Sized>(w: &mut W, path: &str, p: &Palette) -> io::Result<()> {
     writeln!(w, "{}{path}{}", p.magenta, p.reset)
 }
 
 /// Everything printed for one file's matches — its heading (with `--heading`), then its
 /// lines — but not the separator before it.
-pub fn file_block<W: Write + ?Sized>(
+fn file_block<W: Write + ?Sized>(
     w: &mut W,
     path: &str,
     matches: &[GrepMatch],
@@ -216,7 +265,7 @@ pub fn file_block<W: Write + ?Sized>(
 }
 
 /// One match line without context: `path:line:text` (as the view says) and a newline.
-pub fn match_line<W: Write + ?Sized>(
+fn match_line<W: Write + ?Sized>(
     w: &mut W,
     path: &str,
     line: u64,

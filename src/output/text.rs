@@ -4,15 +4,12 @@
 
 use std::io::{self, Write};
 
-use crate::app::Context;
-use crate::cmd::MutationReport;
-use crate::cmd::read::ReadReport;
-use crate::cmd::state::StateReport;
-use crate::cmd::transfer::TransferReport;
+use super::OutputConfig;
 use crate::error::Error;
-use crate::output::Report;
+use crate::report::{MutationReport, ReadReport, Report, StateReport, TransferReport};
 
 /// ANSI styles, empty strings when color is off.
+#[derive(Debug, Clone)]
 pub struct Palette {
     pub red: &'static str,
     pub green: &'static str,
@@ -52,14 +49,19 @@ impl Palette {
     }
 }
 
-pub fn render(w: &mut dyn Write, ctx: &Context, report: &Report, p: &Palette) -> io::Result<()> {
+pub fn render(
+    w: &mut dyn Write,
+    cfg: &OutputConfig,
+    report: &Report,
+    p: &Palette,
+) -> io::Result<()> {
     match report {
         Report::Read(r) => read(w, r, p),
-        Report::Mutation(r) => mutation(w, ctx, r, p),
-        Report::Glob(r) => super::search::render_glob(w, ctx, r, p),
-        Report::Grep(r) => super::search::render_grep(w, ctx, r, p),
-        Report::Transfer(r) => transfer(w, ctx, r),
-        Report::State(r) => state(w, ctx, r),
+        Report::Mutation(r) => mutation(w, cfg, r, p),
+        Report::Glob(r) => super::search::render_glob(w, cfg, r, p),
+        Report::Grep(r) => super::search::render_grep(w, cfg, r, p),
+        Report::Transfer(r) => transfer(w, cfg, r),
+        Report::State(r) => state(w, cfg, r),
         Report::Generated(s) => w.write_all(s.as_bytes()),
     }
 }
@@ -129,12 +131,17 @@ pub fn diff(w: &mut dyn Write, diff: &str, p: &Palette) -> io::Result<()> {
     Ok(())
 }
 
-fn mutation(w: &mut dyn Write, ctx: &Context, r: &MutationReport, p: &Palette) -> io::Result<()> {
+fn mutation(
+    w: &mut dyn Write,
+    cfg: &OutputConfig,
+    r: &MutationReport,
+    p: &Palette,
+) -> io::Result<()> {
     diff(w, &r.diff, p)?;
     if r.diff_truncated {
         writeln!(w, "{}(diff cut at 200 lines){}", p.dim, p.reset)?;
     }
-    let shown = crate::paths::display(&ctx.cwd, &r.path);
+    let shown = crate::paths::display(&cfg.cwd, &r.path);
     let verb = match (r.dry_run, r.created, r.op) {
         (true, _, _) => "would change",
         (false, true, _) => "created",
@@ -158,13 +165,13 @@ fn mutation(w: &mut dyn Write, ctx: &Context, r: &MutationReport, p: &Palette) -
     )
 }
 
-fn transfer(w: &mut dyn Write, ctx: &Context, r: &TransferReport) -> io::Result<()> {
+fn transfer(w: &mut dyn Write, cfg: &OutputConfig, r: &TransferReport) -> io::Result<()> {
     let verb = if r.source_removed { "moved" } else { "copied" };
     writeln!(
         w,
         "{verb} {} -> {} ({} bytes, {})",
-        crate::paths::display(&ctx.cwd, &r.source),
-        crate::paths::display(&ctx.cwd, &r.destination),
+        crate::paths::display(&cfg.cwd, &r.source),
+        crate::paths::display(&cfg.cwd, &r.destination),
         r.bytes,
         r.method
     )?;
@@ -174,7 +181,7 @@ fn transfer(w: &mut dyn Write, ctx: &Context, r: &TransferReport) -> io::Result<
     Ok(())
 }
 
-fn state(w: &mut dyn Write, ctx: &Context, r: &StateReport) -> io::Result<()> {
+fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<()> {
     if let Some(sessions) = &r.sessions {
         for s in sessions {
             writeln!(
@@ -195,7 +202,7 @@ fn state(w: &mut dyn Write, ctx: &Context, r: &StateReport) -> io::Result<()> {
             &f.sha256[..f.sha256.len().min(12)],
             f.read_at,
             if f.complete { "complete" } else { "partial " },
-            crate::paths::display(&ctx.cwd, &f.path)
+            crate::paths::display(&cfg.cwd, &f.path)
         )?;
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! (`--old/--new`, `--old-file/--new-file`, `--edits FILE|-`), takes the mutation lock, loads
 //! and re-hashes the file (64 MiB cap), judges freshness, peels the encoding (UTF-8 BOM kept
 //! aside, UTF-16 decoded), asks `plan` for the new body, puts the encoding back and publishes
-//! it through `cmd::mutate`. Matching rules, miss repair and fuzzy matching live in `plan` and
+//! it through `guard`. Matching rules, miss repair and fuzzy matching live in `plan` and
 //! `repair`, which never do I/O.
 
 pub mod plan;
@@ -15,15 +15,15 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::app::Context;
 use crate::cli::EditArgs;
-use crate::cmd::mutate::{self, Outcome};
 use crate::error::{Error, Result};
-use crate::history::Before;
-use crate::output::Report;
-use crate::paths;
-use crate::probe::sha256_bytes;
+use crate::guard::{self, Change};
+use crate::paths::{self, Resolved};
+use crate::probe::{parse_sha256, sha256_bytes};
+use crate::report::{LineSpan, Report};
+use crate::settings::Settings;
 use crate::sniff::{self, Encoding, Sniffed};
+use crate::state::history::Before;
 
 use plan::{Edit, PlanError, PlanOptions};
 
@@ -37,16 +37,53 @@ struct EditSpec {
     replace_all: bool,
 }
 
-pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
-    let resolved = mutate::resolve(ctx, &args.path, "edit")?;
-    let edits = gather(args)?;
-    if let Some(hex) = &args.expect_sha256 {
-        crate::probe::parse_sha256("--expect-sha256", hex)?;
-    }
+/// A checked `quill edit`: the file, the edits gathered from their flags or files, and how to
+/// apply them.
+pub struct EditRequest {
+    resolved: Resolved,
+    edits: Vec<Edit>,
+    expect_sha256: Option<String>,
+    max_file_bytes: u64,
+    opts: PlanOptions,
+    dry_run: bool,
+}
 
-    let locked = mutate::lock(ctx, resolved)?;
+impl EditArgs {
+    /// Check the flags, resolve the path (read-only refused), gather the edits.
+    pub fn resolve(self, s: &Settings) -> Result<EditRequest> {
+        let expect_sha256 = self
+            .expect_sha256
+            .as_deref()
+            .map(|h| parse_sha256("--expect-sha256", h))
+            .transpose()?;
+        let resolved = guard::resolve(s, &self.path, "edit")?;
+        let edits = gather(&self)?;
+        Ok(EditRequest {
+            resolved,
+            edits,
+            expect_sha256,
+            max_file_bytes: self.max_file_bytes,
+            opts: PlanOptions {
+                fuzzy: self.fuzzy,
+                expect_count: self.expect_count,
+            },
+            dry_run: self.dry_run,
+        })
+    }
+}
+
+pub fn run(s: &Settings, req: EditRequest) -> Result<Report> {
+    let EditRequest {
+        resolved,
+        edits,
+        expect_sha256,
+        max_file_bytes,
+        opts,
+        dry_run,
+    } = req;
+    let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
-    let cur = mutate::current(ctx, &target, args.max_file_bytes, Some(args.max_file_bytes))?;
+    let cur = guard::current(s, &target, max_file_bytes, Some(max_file_bytes))?;
     let (old_bytes, complete): (&[u8], bool) = match &cur {
         None => {
             if !edits.first().is_some_and(|e| e.old.is_empty()) {
@@ -55,14 +92,14 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
                     path: target,
                 });
             }
-            mutate::check_missing(ctx, &target, args.expect_sha256.as_deref())?;
+            guard::check_missing(s, &target, expect_sha256.as_deref())?;
             (&[], true)
         }
         Some(c) => {
             let bytes = c.bytes.as_deref().unwrap_or(&[]);
             // A file quill cannot edit is refused as such, read or not.
             encoding_of(&target, bytes)?;
-            let complete = mutate::check_fresh(ctx, &target, c, args.expect_sha256.as_deref())?;
+            let complete = guard::check_fresh(s, &target, c, expect_sha256.as_deref())?;
             (bytes, complete)
         }
     };
@@ -81,10 +118,6 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
             }
             Cow::Owned(text.into_bytes())
         }
-    };
-    let opts = PlanOptions {
-        fuzzy: args.fuzzy,
-        expect_count: args.expect_count,
     };
     let planned = plan::plan(&body, &edits, &opts).map_err(|e| plan_error(&target, &edits, e))?;
     let new_bytes: Vec<u8> = match encoding {
@@ -107,17 +140,17 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
     let sha256 = sha256_bytes(&new_bytes);
     let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
 
-    if !args.dry_run && !unchanged {
-        let staged = mutate::stage(&target, &new_bytes, false)?;
-        mutate::commit(ctx, &target, staged, cur.as_ref().map(|c| &c.meta))?;
+    if !dry_run && !unchanged {
+        let staged = guard::stage(&target, &new_bytes, false)?;
+        guard::commit(s, &target, staged, cur.as_ref().map(|c| &c.meta))?;
     }
-    if !args.dry_run {
+    if !dry_run {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
             Some(_) => Before::Bytes(old_bytes),
         };
-        mutate::record(ctx, &target, &sha256, complete, before)?;
+        guard::record(s, &target, &sha256, complete, before)?;
     }
 
     let utf16 = matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be);
@@ -127,14 +160,14 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
     } else {
         (Cow::Borrowed(old_bytes), Cow::Borrowed(&new_bytes[..]))
     };
-    let mut report = mutate::report(
-        ctx,
-        Outcome {
+    let mut report = guard::report(
+        s,
+        Change {
             op: "edit",
             resolved: &locked.resolved,
             created: cur.is_none(),
             deleted: None,
-            dry_run: args.dry_run,
+            dry_run,
             old: cur.as_ref().map(|_| &shown_old[..]),
             new: Some(&shown_new),
             bytes: new_bytes.len() as u64,
@@ -151,7 +184,10 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
         planned
             .spans
             .iter()
-            .map(|s| json!({"startLine": s.start_line, "endLine": s.end_line}))
+            .map(|s| LineSpan {
+                start_line: s.start_line,
+                end_line: s.end_line,
+            })
             .collect(),
     );
     Ok(Report::Mutation(report))
@@ -188,7 +224,7 @@ fn gather(args: &EditArgs) -> Result<Vec<Edit>> {
                 .map_err(|e| Error::io("read the edits from", Path::new("<stdin>"), e))?;
             v
         } else {
-            mutate::read_input(file, "read the edits from")?
+            guard::read_input(file, "read the edits from")?
         };
         let specs: Vec<EditSpec> = serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid_argument(format!(
@@ -225,7 +261,7 @@ fn text_arg(inline: Option<&String>, file: Option<&PathBuf>, name: &str) -> Resu
             "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
         )));
     };
-    String::from_utf8(mutate::read_input(file, "read")?).map_err(|_| {
+    String::from_utf8(guard::read_input(file, "read")?).map_err(|_| {
         Error::invalid_argument(format!(
             "--{name}-file {} is not valid UTF-8",
             file.display()

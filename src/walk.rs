@@ -5,15 +5,15 @@
 //! and warnings.
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use ignore::WalkBuilder;
 
-use crate::app::Context;
 use crate::paths::Root;
+use crate::report::search::WalkSummary;
+use crate::warnings::Warnings;
 
 /// The walk options both commands take.
 pub struct WalkOptions {
@@ -111,7 +111,7 @@ impl WalkProblems {
     }
 
     /// Sorted lists, and warnings for people (at most 20 lines per list).
-    pub fn finish(self, ctx: &Context) -> WalkSummary {
+    pub fn finish(self, warnings: &Warnings) -> WalkSummary {
         let take = |m: Mutex<Vec<PathBuf>>| {
             let mut v = m.into_inner().unwrap_or_default();
             v.sort_unstable();
@@ -122,13 +122,13 @@ impl WalkProblems {
         let files = take(self.unreadable_files);
         let other = self.other.into_inner().unwrap_or_default();
         let limit_hit = self.walk_limit_hit.into_inner();
-        warn_list(ctx, "cannot read directory (skipped)", &dirs);
-        warn_list(ctx, "cannot read file (skipped)", &files);
+        warn_list(warnings, "cannot read directory (skipped)", &dirs);
+        warn_list(warnings, "cannot read file (skipped)", &files);
         for o in other.iter().take(20) {
-            ctx.warn(o.clone());
+            warnings.push(o.clone());
         }
         if limit_hit {
-            ctx.warn("the walk stopped at --max-walk entries; results are incomplete");
+            warnings.push("the walk stopped at --max-walk entries; results are incomplete");
         }
         WalkSummary {
             walk_incomplete: limit_hit || !dirs.is_empty() || !files.is_empty(),
@@ -144,12 +144,12 @@ fn push<T>(m: &Mutex<Vec<T>>, v: T) {
     }
 }
 
-fn warn_list(ctx: &Context, what: &str, paths: &[PathBuf]) {
+fn warn_list(warnings: &Warnings, what: &str, paths: &[PathBuf]) {
     for p in paths.iter().take(20) {
-        ctx.warn(format!("{what}: {}", p.display()));
+        warnings.push(format!("{what}: {}", p.display()));
     }
     if paths.len() > 20 {
-        ctx.warn(format!("… and {} more", paths.len() - 20));
+        warnings.push(format!("… and {} more", paths.len() - 20));
     }
 }
 
@@ -163,15 +163,6 @@ fn error_path(err: &ignore::Error) -> Option<&Path> {
         ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
         _ => None,
     }
-}
-
-/// The report fields about the walk itself.
-#[derive(Debug, Default, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WalkSummary {
-    pub walk_incomplete: bool,
-    pub unreadable_directories: Vec<PathBuf>,
-    pub unreadable_files: Vec<PathBuf>,
 }
 
 /// The window `[offset, offset + limit)` of `total` entries (`limit` 0 = all), and the
@@ -208,11 +199,6 @@ pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
         (Some(x), Some(y)) => x.cmp(&y),
         (x, y) => x.is_some().cmp(&y.is_some()),
     }
-}
-
-/// Whether an I/O error means "not there" (so a missing path, not an unreadable one).
-pub fn is_missing(e: &io::Error) -> bool {
-    e.kind() == io::ErrorKind::NotFound
 }
 
 #[cfg(test)]

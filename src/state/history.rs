@@ -5,7 +5,7 @@
 //! refers to them. Every change of steps and blobs happens inside the session's state update
 //! (under its lock), so two processes never delete a blob the other just referenced. A blob is
 //! verified against its name before it is restored. Nothing here decides whether an undo is
-//! allowed; `cmd::undo` does.
+//! allowed; `cmd::undo` does. It knows sessions' data, never the reverse.
 
 use std::collections::BTreeSet;
 use std::fs::{self, DirBuilder};
@@ -13,13 +13,10 @@ use std::io::{self, Write};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
-use crate::app::Context;
+use super::session::{Session, UndoStep};
 use crate::error::{Error, Result};
-use crate::lock::hex;
 use crate::probe::sha256_bytes;
-use crate::state::{Session, UndoStep};
+use crate::warnings::Warnings;
 
 pub const MAX_STEPS: usize = 8;
 pub const MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
@@ -37,40 +34,63 @@ pub enum Before<'a> {
     TooLarge,
 }
 
-/// The blob directory of the context's session.
-pub fn dir(ctx: &Context) -> PathBuf {
-    ctx.state_dir
-        .join("history")
-        .join(hex(&Sha256::digest(ctx.session.as_bytes())))
+/// The undo blobs of one session (`history/<sha256 of the session name>/`).
+pub struct History<'a> {
+    dir: PathBuf,
+    warnings: &'a Warnings,
 }
 
-/// Record one mutation of `key` (inside `Store::update`): keep the old content and push the
-/// step, then enforce the bounds. Failures to keep a blob only cost the undo (a warning).
-pub fn push(ctx: &Context, session: &mut Session, key: &str, before: Before, after: &str) {
-    let dir = dir(ctx);
+impl<'a> History<'a> {
+    pub fn new(dir: &Path, warnings: &'a Warnings) -> History<'a> {
+        History {
+            dir: dir.to_path_buf(),
+            warnings,
+        }
+    }
+
+    /// Record one mutation of `key` (inside `SessionFile::update`): keep the old content and
+    /// push the step, then enforce the bounds. Failures to keep a blob only cost the undo (a
+    /// warning).
+    pub fn push(&self, session: &mut Session, key: &str, before: Before, after: &str) {
+        push(self, session, key, before, after)
+    }
+
+    /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
+    pub fn pop(&self, session: &mut Session, key: &str, expected: &UndoStep) {
+        pop(&self.dir, session, key, expected)
+    }
+
+    /// The blob named `hash`, verified.
+    pub fn load_blob(&self, target: &Path, hash: &str) -> Result<Vec<u8>> {
+        load_blob(&self.dir, target, hash)
+    }
+}
+
+fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &str) {
+    let dir = &h.dir;
     let (before_hash, size) = match before {
         Before::Unchanged => return,
         Before::Missing => (None, 0),
         Before::TooLarge => {
-            ctx.warn(format!(
+            h.warnings.push(format!(
                 "the old content is larger than the {} MiB undo history; undo is not available for this change",
                 MAX_SESSION_BYTES >> 20
             ));
             let dropped = session.history.remove(key).unwrap_or_default();
-            collect(&dir, session, dropped);
+            collect(dir, session, dropped);
             return;
         }
         Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
-            return push(ctx, session, key, Before::TooLarge, after);
+            return push(h, session, key, Before::TooLarge, after);
         }
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
-            if let Err(e) = store_blob(&dir, &hash, bytes) {
-                ctx.warn(format!(
+            if let Err(e) = store_blob(dir, &hash, bytes) {
+                h.warnings.push(format!(
                     "cannot keep the old content for undo ({e}); undo is not available for this change"
                 ));
                 let dropped = session.history.remove(key).unwrap_or_default();
-                collect(&dir, session, dropped);
+                collect(dir, session, dropped);
                 return;
             }
             (Some(hash), bytes.len() as u64)
@@ -106,11 +126,10 @@ pub fn push(ctx: &Context, session: &mut Session, key: &str, before: Before, aft
             }
         }
     }
-    collect(&dir, session, dropped);
+    collect(dir, session, dropped);
 }
 
-/// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
-pub fn pop(ctx: &Context, session: &mut Session, key: &str, expected: &UndoStep) {
+fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
     let Some(steps) = session.history.get_mut(key) else {
         return;
     };
@@ -121,7 +140,7 @@ pub fn pop(ctx: &Context, session: &mut Session, key: &str, expected: &UndoStep)
     if steps.is_empty() {
         session.history.remove(key);
     }
-    collect(&dir(ctx), session, dropped);
+    collect(dir, session, dropped);
 }
 
 fn referenced_bytes(session: &Session) -> u64 {
@@ -165,9 +184,8 @@ fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// The blob named `hash`, verified.
-pub fn load_blob(ctx: &Context, target: &Path, hash: &str) -> Result<Vec<u8>> {
-    let path = dir(ctx).join(hash);
+fn load_blob(dir: &Path, target: &Path, hash: &str) -> Result<Vec<u8>> {
+    let path = dir.join(hash);
     let bytes = fs::read(&path).map_err(|e| Error::StateUnavailable {
         message: format!(
             "the undo history of {} is missing ({}: {e})",

@@ -9,16 +9,16 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::app::Context;
-use crate::cmd::{FileAccess, MutationReport};
 use crate::diff::{self, PatchTarget};
 use crate::error::{Error, Result};
-use crate::history::{self, Before};
-use crate::lock::{self, LockGuard};
+use crate::lock::LockGuard;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity, sha256_bytes};
 use crate::publish::{self, Staged};
-use crate::state::{self, Baseline, Store, path_key};
+use crate::report::{FileAccess, MutationReport};
+use crate::settings::Settings;
+use crate::state::history::Before;
+use crate::state::{Baseline, path_key};
 
 /// Content above this (old or new) gets no diff: the line diff would cost more than the change.
 pub const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
@@ -26,7 +26,7 @@ pub const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
 /// A resolved target with its mutation lock held.
 pub struct Locked {
     pub resolved: Resolved,
-    _guard: LockGuard,
+    _guards: Vec<LockGuard>,
 }
 
 impl Locked {
@@ -36,20 +36,18 @@ impl Locked {
 }
 
 /// Resolve `path` and refuse read-only runs (before any waiting or staging).
-pub fn resolve(ctx: &Context, path: &Path, action: &'static str) -> Result<Resolved> {
-    let resolved = paths::resolve(&ctx.cwd, ctx.root.as_ref(), path)?;
-    ctx.check_writable(&resolved.target, action)?;
+pub fn resolve(s: &Settings, path: &Path, action: &'static str) -> Result<Resolved> {
+    let resolved = paths::resolve(&s.cwd, s.root.as_ref(), path)?;
+    s.check_writable(&resolved.target, action)?;
     Ok(resolved)
 }
 
 /// Take the mutation lock of a resolved target (SPEC §1.3).
-pub fn lock(ctx: &Context, resolved: Resolved) -> Result<Locked> {
-    state::ensure_dirs(&ctx.state_dir)?;
-    let file = lock::mutation_lock_path(&ctx.state_dir, &resolved.target);
-    let guard = lock::acquire(&file, &resolved.target, ctx.lock_timeout)?;
+pub fn lock(s: &Settings, resolved: Resolved) -> Result<Locked> {
+    let guards = s.store().lock_mutations(&[&resolved.target])?;
     Ok(Locked {
         resolved,
-        _guard: guard,
+        _guards: guards,
     })
 }
 
@@ -64,7 +62,7 @@ pub struct Current {
 /// Open and hash the target (None: it does not exist). Content up to `keep` bytes is kept in
 /// memory; with `refuse_above`, a larger file is `file_too_large`.
 pub fn current(
-    ctx: &Context,
+    s: &Settings,
     target: &Path,
     keep: u64,
     refuse_above: Option<u64>,
@@ -73,7 +71,7 @@ pub fn current(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
-    let (mut file, meta) = probe::open_regular(ctx.root.as_ref(), target)?;
+    let (mut file, meta) = probe::open_regular(s.root.as_ref(), target)?;
     if let Some(limit) = refuse_above.filter(|l| meta.size() > *l) {
         return Err(Error::FileTooLarge {
             path: target.to_path_buf(),
@@ -111,7 +109,7 @@ pub fn current(
 /// Judge whether the session may replace `cur` (SPEC §1.1). Returns whether the caller's
 /// knowledge of the file is complete (the new baseline's `complete`).
 pub fn check_fresh(
-    ctx: &Context,
+    s: &Settings,
     target: &Path,
     cur: &Current,
     expect: Option<&str>,
@@ -121,37 +119,37 @@ pub fn check_fresh(
         if expect != cur.sha256 {
             return Err(Error::Stale {
                 path: target.to_path_buf(),
-                session: ctx.session.clone(),
+                session: s.session.clone(),
             });
         }
         return Ok(false);
     }
-    let session = Store::new(ctx).load()?;
+    let session = s.store().session(&s.session).load()?;
     let Some(baseline) = session.baseline(target) else {
         return Err(Error::NotRead {
             path: target.to_path_buf(),
-            session: ctx.session.clone(),
+            session: s.session.clone(),
         });
     };
     if baseline.sha256 != cur.sha256 {
         return Err(Error::Stale {
             path: target.to_path_buf(),
-            session: ctx.session.clone(),
+            session: s.session.clone(),
         });
     }
-    if ctx.strict && !baseline.complete {
+    if s.strict && !baseline.complete {
         return Err(Error::NotRead {
             path: target.to_path_buf(),
-            session: ctx.session.clone(),
+            session: s.session.clone(),
         });
     }
     Ok(baseline.complete)
 }
 
 /// Warn about hard links before replacing a file.
-pub fn warn_hard_links(ctx: &Context, target: &Path, meta: &Metadata) {
+pub fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
     if meta.nlink() > 1 {
-        ctx.warn(format!(
+        s.warn(format!(
             "{} has {} hard links; its other names keep the old content",
             target.display(),
             meta.nlink()
@@ -161,20 +159,20 @@ pub fn warn_hard_links(ctx: &Context, target: &Path, meta: &Metadata) {
 
 /// Publish `staged` over the existing file (`Some(meta)`) or as a new file (`None`).
 pub fn commit(
-    ctx: &Context,
+    s: &Settings,
     target: &Path,
     staged: Staged,
     existing: Option<&Metadata>,
 ) -> Result<()> {
     let committed = match existing {
         Some(meta) => {
-            warn_hard_links(ctx, target, meta);
+            warn_hard_links(s, target, meta);
             staged.commit_replace(meta)?
         }
         None => staged.commit_new()?,
     };
     for w in committed.warnings {
-        ctx.warn(w);
+        s.warn(w);
     }
     Ok(())
 }
@@ -204,7 +202,7 @@ pub fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
 /// After publication: the new content becomes the session's baseline and the undo step is
 /// kept, in one state update.
 pub fn record(
-    ctx: &Context,
+    s: &Settings,
     target: &Path,
     new_sha256: &str,
     complete: bool,
@@ -214,20 +212,23 @@ pub fn record(
     let id = Identity::of(&meta);
     let baseline = Baseline::new(target, new_sha256.to_string(), &id, complete);
     let key = path_key(target);
-    let updated = Store::new(ctx).update(|s| {
-        s.record(baseline);
-        history::push(ctx, s, &key, before, new_sha256);
+    let store = s.store();
+    let file = store.session(&s.session);
+    let history = file.history();
+    let updated = file.update(|session| {
+        session.record(baseline);
+        history.push(session, &key, before, new_sha256);
     });
-    committed_anyway(ctx, target, updated);
+    committed_anyway(s, target, updated);
     Ok(())
 }
 
 /// The change is on disk whatever the state update says: a failure there is a warning (the
 /// next change is refused as stale until the file is read again — failing closed), never an
 /// error that would make the caller believe nothing happened.
-pub fn committed_anyway(ctx: &Context, target: &Path, updated: Result<()>) {
+pub fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>) {
     if let Err(e) = updated {
-        ctx.warn(format!(
+        s.warn(format!(
             "{} was changed, but the session could not record it ({e}); read it again before the next change",
             target.display()
         ));
@@ -237,12 +238,17 @@ pub fn committed_anyway(ctx: &Context, target: &Path, updated: Result<()>) {
 /// Creating a file that is not there: refused as `stale` when the caller expected a version
 /// of it (`--expect-sha256`) or the session has read it — someone deleted it since, and a
 /// change never lands on top of a change the caller has not seen.
-pub fn check_missing(ctx: &Context, target: &Path, expect: Option<&str>) -> Result<()> {
-    let known = expect.is_some() || Store::new(ctx).load()?.baseline(target).is_some();
+pub fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
+    let known = expect.is_some()
+        || s.store()
+            .session(&s.session)
+            .load()?
+            .baseline(target)
+            .is_some();
     if known {
         return Err(Error::Stale {
             path: target.to_path_buf(),
-            session: ctx.session.clone(),
+            session: s.session.clone(),
         });
     }
     Ok(())
@@ -250,11 +256,8 @@ pub fn check_missing(ctx: &Context, target: &Path, expect: Option<&str>) -> Resu
 
 /// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory
 /// when below it (prefixed `a/`, `b/`), else absolute.
-pub fn patch_path(ctx: &Context, target: &Path) -> (String, bool) {
-    let base = ctx
-        .root
-        .as_ref()
-        .map_or(ctx.cwd.as_path(), |r| r.dir.as_path());
+pub fn patch_path(s: &Settings, target: &Path) -> (String, bool) {
+    let base = s.root.as_ref().map_or(s.cwd.as_path(), |r| r.dir.as_path());
     match target.strip_prefix(base) {
         Ok(rel) if !rel.as_os_str().is_empty() => (rel.to_string_lossy().into_owned(), true),
         _ => (target.to_string_lossy().into_owned(), false),
@@ -262,7 +265,7 @@ pub fn patch_path(ctx: &Context, target: &Path) -> (String, bool) {
 }
 
 /// What a mutation did, for its report.
-pub struct Outcome<'a> {
+pub struct Change<'a> {
     pub op: &'static str,
     pub resolved: &'a Resolved,
     pub created: bool,
@@ -294,7 +297,7 @@ fn utf16_text(bytes: &[u8]) -> Option<Vec<u8>> {
     )
 }
 
-pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
+pub fn report(s: &Settings, mut o: Change) -> MutationReport {
     // UTF-16 (write and undo see raw bytes; edit decodes itself): diff the decoded text, which a
     // person can read; a byte-exact text patch of UTF-16 cannot exist.
     let (old16, new16) = if o.patch_unavailable.is_none() {
@@ -308,7 +311,7 @@ pub fn report(ctx: &Context, mut o: Outcome) -> MutationReport {
     let old_view = old16.as_deref().or(o.old);
     let new_view = new16.as_deref().or(o.new);
     let target = &o.resolved.target;
-    let (path, prefixed) = patch_path(ctx, target);
+    let (path, prefixed) = patch_path(s, target);
     let pt = PatchTarget {
         path: &path,
         prefixed,

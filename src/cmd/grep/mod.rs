@@ -1,0 +1,406 @@
+//! `quill grep PATTERN [PATH…]` (SPEC §3.6): search file contents in-process with ripgrep's
+//! crates — grep-regex for the matcher, grep-searcher for line-oriented search with context
+//! and binary detection, ignore's parallel walker with one `Searcher` per thread (`worker`,
+//! `sink`) — then sort by path and line and page (`entries`). `GrepArgs::resolve` compiles
+//! the matcher, globs and types and resolves the paths before anything is searched. It never
+//! touches the state directory.
+
+mod entries;
+mod sink;
+mod worker;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicUsize;
+
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, SearcherBuilder};
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::types::{Types, TypesBuilder};
+
+use crate::cli::{GrepArgs, GrepMode};
+use crate::error::{Error, Result};
+use crate::output::Format;
+use crate::output::search::GrepPrinter;
+use crate::report::Report;
+use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeDef, View};
+use crate::settings::Settings;
+use crate::walk::{self, WalkOptions, WalkProblems};
+
+use entries::{Shape, content_page};
+use worker::{FileResult, Shared, Visitors};
+
+/// A checked `quill grep`.
+pub enum GrepRequest {
+    /// `--type-list`.
+    TypeList,
+    Search(Box<Search>),
+}
+
+/// A search, everything compiled and resolved.
+pub struct Search {
+    matcher: RegexMatcher,
+    targets: Vec<PathBuf>,
+    walk: WalkOptions,
+    overrides: Option<Override>,
+    types: Option<Types>,
+    mode: GrepMode,
+    before: usize,
+    after: usize,
+    multiline: bool,
+    max_columns: usize,
+    limit: usize,
+    offset: usize,
+    max_walk: usize,
+    view: View,
+    /// Set when the worker threads render the text output (see `Shared::printer`).
+    printer: Option<GrepPrinter>,
+    /// JSON wants each match's column.
+    want_column: bool,
+    /// Colored text: match spans are computed.
+    spans: bool,
+}
+
+impl GrepArgs {
+    /// Compile the pattern, the globs and the types, resolve the paths, decide the layout.
+    pub fn resolve(self, s: &Settings) -> Result<GrepRequest> {
+        let args = self;
+        if args.type_list {
+            return Ok(GrepRequest::TypeList);
+        }
+        let pattern = args.pattern.as_deref().unwrap_or_default();
+        let matcher = build_matcher(pattern, &args)?;
+        let overrides = overrides(s, &args.globs)?;
+        let types = types(&args.types, &args.types_not)?;
+        let targets = resolve_paths(s, &args.paths)?;
+        let before = args.before_context.or(args.context).unwrap_or(0);
+        let after = args.after_context.or(args.context).unwrap_or(0);
+        let content = args.mode == GrepMode::Content;
+        let heading = args.heading
+            || (!args.no_heading && {
+                use std::io::IsTerminal;
+                std::io::stdout().is_terminal()
+            });
+        let view = View {
+            heading,
+            line_numbers: !args.no_line_number,
+            context: content && (before > 0 || after > 0),
+            null: args.null,
+        };
+        let text = s.output.format == Format::Text;
+        // Text output of everything: the worker threads render each file's bytes while they
+        // search. A page that may start or end inside a file keeps the lines instead.
+        let printer = (content && text && args.limit == 0 && args.offset == 0)
+            .then(|| GrepPrinter::new(view, s.output.color, s.output.cwd.clone()));
+        Ok(GrepRequest::Search(Box::new(Search {
+            matcher,
+            targets,
+            walk: WalkOptions {
+                hidden: args.hidden,
+                no_ignore: args.no_ignore,
+                follow: args.follow,
+            },
+            overrides,
+            types,
+            mode: args.mode,
+            before,
+            after,
+            multiline: args.multiline,
+            max_columns: args.max_columns,
+            limit: args.limit,
+            offset: args.offset,
+            max_walk: args.max_walk,
+            view,
+            printer,
+            want_column: !text,
+            spans: s.output.color,
+        })))
+    }
+}
+
+/// `--glob` patterns (relative to the current directory, `!` negates).
+fn overrides(s: &Settings, globs: &[String]) -> Result<Option<Override>> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut ob = OverrideBuilder::new(&s.cwd);
+    for g in globs {
+        ob.add(g).map_err(|e| Error::InvalidPattern {
+            message: format!("--glob {g}: {e}"),
+            position: None,
+        })?;
+    }
+    ob.build().map(Some).map_err(|e| Error::InvalidPattern {
+        message: e.to_string(),
+        position: None,
+    })
+}
+
+/// `--type` / `--type-not` over ripgrep's default type definitions.
+fn types(select: &[String], negate: &[String]) -> Result<Option<Types>> {
+    if select.is_empty() && negate.is_empty() {
+        return Ok(None);
+    }
+    let mut tb = TypesBuilder::new();
+    tb.add_defaults();
+    for t in select {
+        tb.select(t);
+    }
+    for t in negate {
+        tb.negate(t);
+    }
+    tb.build().map(Some).map_err(|e| {
+        Error::invalid_argument(format!("{e}; `quill grep --type-list` shows the types"))
+    })
+}
+
+pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
+    let q = match req {
+        GrepRequest::TypeList => return Ok(type_list()),
+        GrepRequest::Search(q) => *q,
+    };
+    let content = q.mode == GrepMode::Content;
+    let mut walker = walk::builder(&q.targets, &q.walk, s.root.as_ref());
+    if let Some(o) = q.overrides {
+        walker.overrides(o);
+    }
+    if let Some(t) = q.types {
+        walker.types(t);
+    }
+    let mut sb = SearcherBuilder::new();
+    sb.line_number(true)
+        .multi_line(q.multiline)
+        .binary_detection(BinaryDetection::quit(b'\0'));
+    if content {
+        sb.before_context(q.before).after_context(q.after);
+    }
+    // Entries past offset + limit never reach the page, so their text need not be kept.
+    let need = if q.limit == 0 {
+        usize::MAX
+    } else {
+        q.offset.saturating_add(q.limit)
+    };
+    let prerendered = q.printer.is_some();
+    let shared = Shared {
+        matcher: q.matcher,
+        searcher: sb,
+        mode: q.mode,
+        need,
+        before: q.before,
+        after: q.after,
+        printer: q.printer,
+        direct: !q.multiline && q.before == 0 && q.after == 0,
+        spans: q.spans,
+        multiline: q.multiline,
+        max_columns: q.max_columns,
+        want_column: q.want_column,
+        follow: q.walk.follow,
+        max_walk: q.max_walk,
+        problems: WalkProblems::default(),
+        files_searched: AtomicUsize::new(0),
+        skipped_binary: AtomicUsize::new(0),
+        results: Mutex::new(Vec::new()),
+    };
+    walker
+        .build_parallel()
+        .visit(&mut Visitors { shared: &shared });
+
+    let mut files: Vec<FileResult> = shared
+        .results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    files.sort_by(|a, b| walk::path_order(&a.path, &b.path));
+    files.dedup_by(|a, b| a.path == b.path);
+
+    let total = match q.mode {
+        GrepMode::Content => files.iter().map(|f| f.count as usize).sum(),
+        _ => files.len(),
+    };
+    let (start, end, next_offset) = walk::page(total, q.offset, q.limit);
+    let mut result = SearchResult {
+        mode: match q.mode {
+            GrepMode::Content => "content",
+            GrepMode::Files => "files",
+            GrepMode::Count => "count",
+        },
+        matches: None,
+        files: None,
+        counts: None,
+        rendered: None,
+        truncated: next_offset.is_some(),
+        next_offset,
+        offset: q.offset,
+        files_searched: shared.files_searched.into_inner(),
+        skipped_binary: shared.skipped_binary.into_inner(),
+        walk: shared.problems.finish(&s.warnings),
+    };
+    match q.mode {
+        GrepMode::Files => {
+            result.files = Some(files.drain(start..end).map(|f| f.path).collect());
+        }
+        GrepMode::Count => {
+            result.counts = Some(
+                files
+                    .drain(start..end)
+                    .map(|f| FileCount {
+                        path: f.path,
+                        count: f.count,
+                    })
+                    .collect(),
+            );
+        }
+        GrepMode::Content if prerendered => {
+            result.rendered = Some(files.into_iter().filter_map(|f| f.rendered).collect());
+        }
+        GrepMode::Content => {
+            let shape = Shape {
+                matcher: &shared.matcher,
+                before: q.before as u64,
+                after: q.after as u64,
+                spans: q.spans,
+            };
+            result.matches = Some(content_page(files, start, end, &shape));
+        }
+    }
+    Ok(Report::Grep(GrepReport {
+        total,
+        body: GrepBody::Search(Box::new(result)),
+        view: q.view,
+    }))
+}
+
+fn type_list() -> Report {
+    let mut tb = TypesBuilder::new();
+    tb.add_defaults();
+    let types: Vec<TypeDef> = tb
+        .definitions()
+        .into_iter()
+        .map(|d| TypeDef {
+            name: d.name().to_string(),
+            globs: d.globs().to_vec(),
+        })
+        .collect();
+    Report::Grep(GrepReport {
+        total: types.len(),
+        body: GrepBody::Types { types },
+        view: View::default(),
+    })
+}
+
+/// The regex matcher, configured like rg's; a bad pattern names its position.
+fn build_matcher(pattern: &str, args: &GrepArgs) -> Result<RegexMatcher> {
+    let mut b = RegexMatcherBuilder::new();
+    b.case_insensitive(args.ignore_case)
+        .case_smart(args.smart_case && !args.ignore_case)
+        .word(args.word_regexp)
+        .fixed_strings(args.fixed_strings)
+        .multi_line(true)
+        .unicode(true)
+        .octal(false);
+    if !args.multiline {
+        b.line_terminator(Some(b'\n'));
+    }
+    b.build(pattern).map_err(|e| {
+        let position = if args.fixed_strings {
+            None
+        } else {
+            pattern_error_position(pattern)
+        };
+        let message = match position {
+            Some(p) => format!("{} (at character {p} of the pattern)", first_line(&e)),
+            None => first_line(&e),
+        };
+        Error::InvalidPattern { message, position }
+    })
+}
+
+/// The 1-based character position of a syntax error in `pattern`, when the parser names one.
+fn pattern_error_position(pattern: &str) -> Option<usize> {
+    let offset = match regex_syntax::Parser::new().parse(pattern) {
+        Err(regex_syntax::Error::Parse(e)) => e.span().start.offset,
+        Err(regex_syntax::Error::Translate(e)) => e.span().start.offset,
+        _ => return None,
+    };
+    Some(pattern.get(..offset).map_or(offset, |s| s.chars().count()) + 1)
+}
+
+/// The regex crate's messages draw the pattern with a caret over several lines; keep the
+/// sentence that says what is wrong.
+fn first_line(e: &grep_regex::Error) -> String {
+    let s = e.to_string();
+    s.lines()
+        .map(str::trim)
+        .rfind(|l| l.starts_with("error:"))
+        .map(|l| l.trim_start_matches("error:").trim().to_string())
+        .unwrap_or_else(|| s.lines().next().unwrap_or("").trim().to_string())
+}
+
+/// Resolve PATH arguments (default `.`) inside the root. With several paths, a missing one is
+/// a warning and an unreadable directory is listed like any other; when nothing is left to
+/// search (or only one path was given), its error.
+fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let default = [PathBuf::from(".")];
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
+    let several = paths.len() > 1;
+    let mut out = Vec::new();
+    let mut first_err = None;
+    for p in paths {
+        let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
+        if !r.exists {
+            let e = Error::NotFound {
+                similar: crate::paths::similar_names(&r.requested),
+                path: r.requested,
+            };
+            if several {
+                s.warn(e.to_string());
+            }
+            first_err.get_or_insert(e);
+            continue;
+        }
+        if !several && r.target.is_dir() {
+            std::fs::read_dir(&r.target)
+                .map_err(|e| Error::io("read the directory", &r.target, e))?;
+        }
+        out.push(r.target);
+    }
+    match first_err {
+        Some(e) if out.is_empty() => Err(e),
+        _ => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sink::push_display;
+
+    #[test]
+    fn cut_on_char_boundary_with_marker() {
+        let show = |b: &[u8], max| {
+            let mut s = String::new();
+            let n = push_display(&mut s, b, max);
+            (s, n)
+        };
+        assert_eq!(
+            show("aé b".as_bytes(), 2),
+            ("a […4 more bytes]".to_string(), 1)
+        );
+        assert_eq!(show(b"abc", 500), ("abc".to_string(), 3));
+        assert_eq!(show(b"abcd", 0), ("abcd".to_string(), 4));
+        assert_eq!(show(b"a\xffb", 0), ("a\u{fffd}b".to_string(), 5));
+    }
+
+    #[test]
+    fn error_positions_are_one_based_chars() {
+        assert_eq!(pattern_error_position("ab(c"), Some(3));
+        assert_eq!(pattern_error_position("é[z"), Some(2));
+        assert_eq!(pattern_error_position("ok"), None);
+    }
+}

@@ -1,0 +1,223 @@
+//! The searcher's sink of `quill grep`: one `Collector` per worker thread receives one file's
+//! matches and context lines at a time from grep-searcher, counts them, and keeps the display
+//! text of those that can still reach the page (decoded and cut here, in parallel) — or, when
+//! the worker renders text output directly, prints each match line into the file's buffer
+//! through the caller's `GrepPrinter`. Binary files stop at the first NUL.
+
+use std::io;
+use std::path::PathBuf;
+
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
+
+use super::entries::match_spans;
+use super::worker::{LineBuffers, LineRec, Shared};
+use crate::cli::GrepMode;
+use crate::output::search::GrepPrinter;
+
+/// The searcher's sink for one file at a time.
+#[derive(Default)]
+pub(super) struct Collector {
+    pub mode: Option<GrepMode>,
+    pub need: usize,
+    pub after: u64,
+    pub count: u64,
+    pub stored_entries: usize,
+    /// Keep lines up to here (the after-context of the last stored entry).
+    pub keep_until: u64,
+    pub binary: bool,
+    pub lines: LineBuffers,
+    pub multiline: bool,
+    pub max_columns: usize,
+    /// Set when JSON needs `column` for lines stored only in part.
+    pub column_matcher: Option<RegexMatcher>,
+    /// Set when matches are rendered as they are found (see `Shared::direct`).
+    pub direct: Option<Box<DirectRender>>,
+}
+
+/// A collector's renderer of match lines, for `Shared::direct`.
+pub(super) struct DirectRender {
+    printer: GrepPrinter,
+    /// For the match spans of colored output.
+    matcher: Option<RegexMatcher>,
+    /// The file being searched, and how it is shown (computed at its first match).
+    file: PathBuf,
+    shown: Option<String>,
+    /// The file's output so far.
+    out: Vec<u8>,
+    /// The line being rendered.
+    text: String,
+}
+
+impl DirectRender {
+    pub fn new(printer: GrepPrinter, matcher: Option<RegexMatcher>) -> DirectRender {
+        DirectRender {
+            printer,
+            matcher,
+            file: PathBuf::new(),
+            shown: None,
+            out: Vec::new(),
+            text: String::new(),
+        }
+    }
+
+    /// Start the next file.
+    pub fn start(&mut self, path: &std::path::Path) {
+        self.file.clear();
+        self.file.push(path);
+    }
+
+    /// The file's output so far.
+    pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// Append one match line: the heading first (with `--heading`), then `path:line:text`,
+    /// as the printer's `file_block` prints it.
+    fn line(&mut self, line: u64, body: &[u8], max_columns: usize) {
+        let printer = &self.printer;
+        let file = &self.file;
+        let shown_path = self.shown.get_or_insert_with(|| printer.shown_path(file));
+        if self.out.is_empty() {
+            printer.heading(&mut self.out, shown_path);
+        }
+        self.text.clear();
+        let shown = push_display(&mut self.text, body, max_columns);
+        let spans = match &self.matcher {
+            Some(m) => match_spans(m, &self.text, shown),
+            None => Vec::new(),
+        };
+        printer.match_line(&mut self.out, shown_path, line, &self.text, &spans);
+    }
+}
+
+impl Collector {
+    pub fn reset(&mut self, shared: &Shared) {
+        self.mode = Some(shared.mode);
+        self.multiline = shared.multiline;
+        self.max_columns = shared.max_columns;
+        if shared.want_column && self.column_matcher.is_none() {
+            self.column_matcher = Some(shared.matcher.clone());
+        }
+        self.need = shared.need;
+        self.after = shared.after as u64;
+        self.count = 0;
+        self.stored_entries = 0;
+        self.keep_until = 0;
+        self.binary = false;
+        self.lines.arena.clear();
+        self.lines.recs.clear();
+        if let Some(d) = &mut self.direct {
+            d.shown = None;
+            d.out.clear();
+        }
+    }
+
+    fn store(&mut self, line: u64, bytes: &[u8], entry: bool) {
+        let mut body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        body = body.strip_suffix(b"\r").unwrap_or(body);
+        if let Some(d) = &mut self.direct {
+            d.line(line, body, self.max_columns);
+            return;
+        }
+        let extra = if self.multiline {
+            memchr::memchr_iter(b'\n', body).count() as u64
+        } else {
+            0
+        };
+        let column = match &self.column_matcher {
+            Some(m) if entry => first_column(m, body),
+            _ => 0,
+        };
+        let start = self.lines.arena.len();
+        let shown = push_display(&mut self.lines.arena, body, self.max_columns);
+        self.lines.recs.push(LineRec {
+            line,
+            end_line: line + extra,
+            start,
+            end: self.lines.arena.len(),
+            shown,
+            column,
+            entry,
+        });
+    }
+}
+
+impl Sink for Collector {
+    type Error = io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> std::result::Result<bool, io::Error> {
+        self.count += 1;
+        match self.mode {
+            Some(GrepMode::Files) => Ok(false),
+            Some(GrepMode::Count) | None => Ok(true),
+            Some(GrepMode::Content) => {
+                let line = m.line_number().unwrap_or(0);
+                if self.stored_entries < self.need {
+                    self.store(line, m.bytes(), true);
+                    self.stored_entries += 1;
+                    let last = self.lines.recs.last().map_or(line, |r| r.end_line);
+                    self.keep_until = last + self.after;
+                } else if line <= self.keep_until {
+                    self.store(line, m.bytes(), false);
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn context(
+        &mut self,
+        _: &Searcher,
+        c: &SinkContext<'_>,
+    ) -> std::result::Result<bool, io::Error> {
+        let line = c.line_number().unwrap_or(0);
+        let wanted = match c.kind() {
+            SinkContextKind::After => line <= self.keep_until,
+            _ => self.stored_entries < self.need,
+        };
+        if wanted {
+            self.store(line, c.bytes(), false);
+        }
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> std::result::Result<bool, io::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+pub(super) fn first_column(matcher: &RegexMatcher, line: &[u8]) -> usize {
+    matcher
+        .find(line)
+        .ok()
+        .flatten()
+        .map_or(1, |m| m.start() + 1)
+}
+
+/// Append the line (without terminator) for display: lossily decoded, cut after
+/// `max_columns` bytes (0 = no cap) on a character boundary with a marker saying how much
+/// was left out. Returns the length of the text before the marker.
+pub(super) fn push_display(out: &mut String, body: &[u8], max_columns: usize) -> usize {
+    let before = out.len();
+    let mut cut = body.len();
+    if max_columns > 0 && body.len() > max_columns {
+        cut = max_columns;
+        // Back up to a UTF-8 boundary (a continuation byte is 0b10xx_xxxx).
+        while cut > 0 && (body[cut] & 0xC0) == 0x80 {
+            cut -= 1;
+        }
+    }
+    match std::str::from_utf8(&body[..cut]) {
+        Ok(t) => out.push_str(t),
+        Err(_) => out.push_str(&String::from_utf8_lossy(&body[..cut])),
+    }
+    let shown = out.len() - before;
+    if cut < body.len() {
+        use std::fmt::Write as _;
+        let _ = write!(out, " […{} more bytes]", body.len() - cut);
+    }
+    shown
+}

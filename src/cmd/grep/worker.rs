@@ -1,0 +1,298 @@
+//! The worker threads of `quill grep`: ignore's parallel walker hands each thread entries;
+//! the thread opens the file without blocking or following links (unless asked), runs its
+//! own `Searcher` into its `Collector`, and keeps the files with matches. Memory stays bounded
+//! by the page: each thread keeps the text of only the files that can still reach the first
+//! `offset + limit` entries (a per-thread top-k by path) and counts everything else, so
+//! `total` stays exact. Each thread sorts its own run when it ends.
+
+use std::collections::BinaryHeap;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use grep_regex::RegexMatcher;
+use grep_searcher::{Searcher, SearcherBuilder};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
+
+use super::entries::{Shape, file_entries};
+use super::sink::{Collector, DirectRender};
+use crate::cli::GrepMode;
+use crate::output::search::GrepPrinter;
+use crate::walk::{self, WalkProblems};
+
+/// What every walker thread shares.
+pub(super) struct Shared {
+    pub matcher: RegexMatcher,
+    pub searcher: SearcherBuilder,
+    pub mode: GrepMode,
+    pub need: usize,
+    pub before: usize,
+    pub after: usize,
+    /// Set when the worker threads render the text output (`--limit 0`, no offset, text):
+    /// each file's printed bytes are made while searching, in parallel; only the files'
+    /// order is left for the end.
+    pub printer: Option<GrepPrinter>,
+    /// With `printer`: one line per match and nothing else (no context, no `-U`), so the
+    /// collector prints each line as it is found instead of storing it.
+    pub direct: bool,
+    /// Compute match spans (colored text output).
+    pub spans: bool,
+    pub multiline: bool,
+    pub max_columns: usize,
+    pub want_column: bool,
+    pub follow: bool,
+    pub max_walk: usize,
+    pub problems: WalkProblems,
+    pub files_searched: AtomicUsize,
+    pub skipped_binary: AtomicUsize,
+    pub results: Mutex<Vec<Vec<FileResult>>>,
+}
+
+/// A file with at least one match.
+pub(super) struct FileResult {
+    pub path: PathBuf,
+    /// Matching lines (content, count) — or 1 (files mode, which stops at the first).
+    pub count: u64,
+    /// Content mode: the stored lines, unless evicted because they cannot reach the page.
+    pub lines: Option<Box<FileLines>>,
+    /// Text output rendered by the worker thread (see `Render`), instead of `lines`.
+    pub rendered: Option<Box<[u8]>>,
+}
+
+/// One file's stored match and context lines, in line order, their display text in one
+/// arena (decoded and cut by the worker threads, in parallel).
+pub(super) struct FileLines {
+    pub arena: Arc<str>,
+    pub recs: Vec<LineRec>,
+}
+
+/// The collector's growing buffers for the file being searched.
+#[derive(Default)]
+pub(super) struct LineBuffers {
+    pub arena: String,
+    pub recs: Vec<LineRec>,
+}
+
+#[derive(Clone)]
+pub(super) struct LineRec {
+    pub line: u64,
+    pub end_line: u64,
+    /// The display text in the arena: the line without its terminator, lossily decoded,
+    /// cut after `max_columns` bytes with a marker.
+    pub start: usize,
+    pub end: usize,
+    /// Bytes of the text before the marker (match spans beyond it are not shown).
+    pub shown: usize,
+    /// The 1-based byte column of the first match (JSON only, else 0).
+    pub column: usize,
+    /// A match that is an entry of the result (the first `need` matches of the file).
+    pub entry: bool,
+}
+
+pub(super) struct Visitors<'a> {
+    pub shared: &'a Shared,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Worker {
+            shared: self.shared,
+            searcher: self.shared.searcher.build(),
+            matcher: self.shared.matcher.clone(),
+            sink: Collector {
+                direct: self
+                    .shared
+                    .printer
+                    .as_ref()
+                    .filter(|_| self.shared.direct)
+                    .map(|p| {
+                        let spans = self.shared.spans.then(|| self.shared.matcher.clone());
+                        Box::new(DirectRender::new(p.clone(), spans))
+                    }),
+                ..Collector::default()
+            },
+            files: Vec::new(),
+            heap: BinaryHeap::new(),
+            stored: 0,
+        })
+    }
+}
+
+/// One walker thread: its own searcher, matcher and results.
+struct Worker<'a> {
+    shared: &'a Shared,
+    searcher: Searcher,
+    matcher: RegexMatcher,
+    sink: Collector,
+    files: Vec<FileResult>,
+    /// Files whose lines are stored, largest path on top, for eviction.
+    heap: BinaryHeap<HeapItem>,
+    /// Entries stored over all those files.
+    stored: usize,
+}
+
+struct HeapItem {
+    path: PathBuf,
+    index: usize,
+    entries: usize,
+}
+
+impl PartialEq for HeapItem {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+    }
+}
+impl Eq for HeapItem {}
+impl PartialOrd for HeapItem {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for HeapItem {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        walk::path_order(&self.path, &other.path)
+    }
+}
+
+impl Worker<'_> {
+    fn search(&mut self, entry: DirEntry) {
+        let explicit = entry.depth() == 0;
+        let is_file = entry.file_type().is_some_and(|t| t.is_file());
+        if !is_file || (!explicit && walk::is_quill_temp(entry.file_name())) {
+            if explicit && !entry.file_type().is_some_and(|t| t.is_dir()) {
+                self.shared.problems.unreadable_file(entry.path());
+            }
+            return;
+        }
+        let file = match open(entry.path(), self.shared.follow || explicit) {
+            Ok(f) => f,
+            Err(_) => {
+                self.shared.problems.unreadable_file(entry.path());
+                return;
+            }
+        };
+        self.shared.files_searched.fetch_add(1, Ordering::Relaxed);
+        self.sink.reset(self.shared);
+        if let Some(d) = &mut self.sink.direct {
+            d.start(entry.path());
+        }
+        let result = self
+            .searcher
+            .search_file(&self.matcher, &file, &mut self.sink);
+        if result.is_err() {
+            self.shared.problems.unreadable_file(entry.path());
+        }
+        if self.sink.binary {
+            self.shared.skipped_binary.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.sink.count == 0 {
+            return;
+        }
+        let rendered = self
+            .shared
+            .printer
+            .as_ref()
+            .map(|p| self.render(p, entry.path()));
+        let lines = (self.shared.mode == GrepMode::Content && rendered.is_none()).then(|| {
+            // Exact-size copies; the collector keeps its grown buffers for the next file.
+            Box::new(FileLines {
+                arena: self.sink.lines.arena.as_str().into(),
+                recs: self.sink.lines.recs.clone(),
+            })
+        });
+        let entries = self.sink.stored_entries;
+        let index = self.files.len();
+        let path = entry.into_path();
+        if lines.is_some() && self.shared.need != usize::MAX {
+            self.heap.push(HeapItem {
+                path: path.clone(),
+                index,
+                entries,
+            });
+            self.stored += entries;
+        }
+        self.files.push(FileResult {
+            path,
+            count: self.sink.count,
+            lines,
+            rendered,
+        });
+        self.evict();
+    }
+
+    /// The text output of the file just searched: what the printer prints for it.
+    fn render(&self, printer: &GrepPrinter, path: &Path) -> Box<[u8]> {
+        if let Some(d) = &self.sink.direct {
+            return d.output().into();
+        }
+        let lines = FileLines {
+            arena: self.sink.lines.arena.as_str().into(),
+            recs: self.sink.lines.recs.clone(),
+        };
+        let shape = Shape {
+            matcher: &self.matcher,
+            before: self.shared.before as u64,
+            after: self.shared.after as u64,
+            spans: self.shared.spans,
+        };
+        let path: Arc<Path> = Arc::from(path);
+        let mut entries = Vec::new();
+        file_entries(&path, &lines, 0..usize::MAX, &shape, &mut entries);
+        let mut out = Vec::new();
+        printer.file_block(&mut out, &printer.shown_path(&path), &entries);
+        out.into_boxed_slice()
+    }
+
+    /// Drop the stored lines of the files with the largest paths while the others alone
+    /// already hold `need` entries: those files cannot reach the page.
+    fn evict(&mut self) {
+        while let Some(top) = self.heap.peek() {
+            if self.stored - top.entries < self.shared.need {
+                break;
+            }
+            let top = self.heap.pop().expect("peeked");
+            self.stored -= top.entries;
+            self.files[top.index].lines = None;
+        }
+    }
+}
+
+/// Open for reading without blocking on a FIFO swapped in after the walk listed a file, and,
+/// unless links are followed, without following one.
+fn open(path: &Path, follow: bool) -> io::Result<File> {
+    let mut flags = rustix::fs::OFlags::NONBLOCK;
+    if !follow {
+        flags |= rustix::fs::OFlags::NOFOLLOW;
+    }
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+}
+
+impl ParallelVisitor for Worker<'_> {
+    fn visit(&mut self, entry: std::result::Result<DirEntry, ignore::Error>) -> WalkState {
+        if !self.shared.problems.visit(self.shared.max_walk) {
+            return WalkState::Quit;
+        }
+        match entry {
+            Ok(entry) => self.search(entry),
+            Err(err) => self.shared.problems.record(&err),
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        // Sort this thread's run here, in parallel; the final stable sort merges the runs.
+        self.files
+            .sort_unstable_by(|a, b| walk::path_order(&a.path, &b.path));
+        if let Ok(mut all) = self.shared.results.lock() {
+            all.push(std::mem::take(&mut self.files));
+        }
+    }
+}

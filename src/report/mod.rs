@@ -1,0 +1,67 @@
+//! Every result quill reports, as data: one type per command's success, documented field by
+//! field — this is the JSON contract (camelCase keys; `#[serde(skip)]` fields only shape text
+//! output). `cmd` builds them, `output` prints them; nothing here does I/O or knows either.
+
+pub mod mutation;
+pub mod read;
+pub mod search;
+pub mod state;
+pub mod transfer;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::exit;
+
+pub use mutation::{LineSpan, MutationReport};
+pub use read::ReadReport;
+pub use search::{GlobReport, GrepReport};
+pub use state::StateReport;
+pub use transfer::TransferReport;
+
+/// What a successful command hands to output.
+pub enum Report {
+    Read(ReadReport),
+    Mutation(MutationReport),
+    Glob(GlobReport),
+    Grep(GrepReport),
+    Transfer(TransferReport),
+    State(StateReport),
+    /// Completions and man pages: printed as they are, in every format.
+    Generated(String),
+}
+
+impl Report {
+    /// 0, or 1 for a search that found nothing (SPEC §2.3).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,
+            Report::Grep(r) if r.total == 0 => exit::NOTHING_FOUND,
+            _ => exit::SUCCESS,
+        }
+    }
+}
+
+/// `fileAccess` of the JSON envelope: which file a result showed or changed.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileAccess {
+    pub path: PathBuf,
+    pub access: &'static str,
+}
+
+impl FileAccess {
+    pub fn read(path: &Path) -> FileAccess {
+        FileAccess {
+            path: path.to_path_buf(),
+            access: "read",
+        }
+    }
+
+    pub fn write(path: &Path) -> FileAccess {
+        FileAccess {
+            path: path.to_path_buf(),
+            access: "write",
+        }
+    }
+}

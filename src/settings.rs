@@ -1,0 +1,50 @@
+//! What every command needs besides its own arguments, resolved once from the global options
+//! and the environment by `app`: the session, the state directory, the root, the guards'
+//! switches (read-only, strict), the lock timeout, the current directory, how output is
+//! shaped, and the run's warnings. Plain data plus two small conveniences; no I/O.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::output::OutputConfig;
+use crate::paths::Root;
+use crate::state::Store;
+use crate::warnings::Warnings;
+
+pub struct Settings {
+    pub session: String,
+    pub state_dir: PathBuf,
+    pub root: Option<Root>,
+    pub read_only: bool,
+    pub strict: bool,
+    pub lock_timeout: Duration,
+    pub cwd: PathBuf,
+    /// How results are printed (format, color, the directory paths are shown relative to).
+    pub output: OutputConfig,
+    /// Whether stderr is a terminal (progress bars).
+    pub stderr_is_terminal: bool,
+    pub warnings: Warnings,
+}
+
+impl Settings {
+    pub fn warn(&self, message: impl Into<String>) {
+        self.warnings.push(message);
+    }
+
+    /// Refuse a mutation when running read-only.
+    pub fn check_writable(&self, path: &Path, action: &'static str) -> Result<()> {
+        if self.read_only {
+            return Err(Error::ReadOnly {
+                path: path.to_path_buf(),
+                action,
+            });
+        }
+        Ok(())
+    }
+
+    /// The state directory, opened for this run's lock timeout and warnings.
+    pub fn store(&self) -> Store<'_> {
+        Store::open(&self.state_dir, self.lock_timeout, &self.warnings)
+    }
+}

@@ -1,0 +1,242 @@
+//! One session's state as data (SPEC §1.1, §1.2): the read baselines (at most 512, least
+//! recently used evicted) and the undo steps, in the versioned JSON format of
+//! `sessions/<sha256 of the name>.json`. Pure: parsing, lookups and eviction only; reading
+//! and writing the file under its lock is `state`'s job, the undo blobs `state::history`'s.
+
+use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::lock;
+use crate::probe::Identity;
+
+pub const VERSION: u32 = 1;
+pub const MAX_FILES: usize = 512;
+pub const MAX_SESSIONS: usize = 64;
+
+/// What quill remembers about one file a session has read or written.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Baseline {
+    /// Not stored: the map key is the path (`path_key`); filled in on load.
+    #[serde(skip)]
+    pub path: PathBuf,
+    pub sha256: String,
+    pub size: u64,
+    pub dev: u64,
+    pub ino: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+    /// Unix time of the read, in nanoseconds.
+    pub read_at_ns: i128,
+    pub complete: bool,
+    /// The session clock when last used (LRU order).
+    pub used: u64,
+}
+
+impl Baseline {
+    /// The baseline of `path` whose content hashes to `sha256`, identified by `id`, read now.
+    pub fn new(path: &Path, sha256: String, id: &Identity, complete: bool) -> Baseline {
+        Baseline {
+            path: path.to_path_buf(),
+            sha256,
+            size: id.size,
+            dev: id.dev,
+            ino: id.ino,
+            mtime_ns: id.mtime_ns,
+            ctime_ns: id.ctime_ns,
+            read_at_ns: now_ns(),
+            complete,
+            used: 0,
+        }
+    }
+}
+
+/// One undo step: the content before a mutation (None: the file did not exist) and after.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoStep {
+    pub before: Option<String>,
+    pub after: String,
+    pub size: u64,
+    /// The session clock when the step was taken (the oldest step is dropped first).
+    #[serde(default)]
+    pub at: u64,
+}
+
+/// A session's state file.
+///
+/// Baselines are kept as raw JSON and parsed only when one is looked at: a read or an edit
+/// touches one entry of up to 512, and copying the others through unparsed keeps the per-call
+/// cost of a full session small (SPEC §4).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    pub version: u32,
+    pub session: String,
+    #[serde(default)]
+    pub clock: u64,
+    /// Baselines keyed by `path_key` of the canonical path.
+    #[serde(default)]
+    files: BTreeMap<String, Box<RawValue>>,
+    /// Undo history keyed like `files`, oldest step first.
+    #[serde(default)]
+    pub history: BTreeMap<String, Vec<UndoStep>>,
+}
+
+impl Session {
+    pub fn empty(name: &str) -> Session {
+        Session {
+            version: VERSION,
+            session: name.to_string(),
+            clock: 0,
+            files: BTreeMap::new(),
+            history: BTreeMap::new(),
+        }
+    }
+
+    /// The baseline of `path`; an entry that does not parse counts as none (fail closed).
+    pub fn baseline(&self, path: &Path) -> Option<Baseline> {
+        let key = path_key(path);
+        let raw = self.files.get(&key)?;
+        let mut b: Baseline = serde_json::from_str(raw.get()).ok()?;
+        b.path = path_from_key(&key);
+        Some(b)
+    }
+
+    /// Every baseline that parses, in key order.
+    pub fn baselines(&self) -> Vec<Baseline> {
+        self.files
+            .iter()
+            .filter_map(|(key, raw)| {
+                let mut b: Baseline = serde_json::from_str(raw.get()).ok()?;
+                b.path = path_from_key(key);
+                Some(b)
+            })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`.
+    pub fn record(&mut self, mut baseline: Baseline) {
+        self.clock += 1;
+        baseline.used = self.clock;
+        let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
+            return;
+        };
+        self.files.insert(path_key(&baseline.path), raw);
+        if self.files.len() > MAX_FILES {
+            #[derive(Deserialize)]
+            struct Used {
+                #[serde(default)]
+                used: u64,
+            }
+            let mut by_age: Vec<(u64, String)> = self
+                .files
+                .iter()
+                .map(|(k, raw)| {
+                    let used = serde_json::from_str::<Used>(raw.get()).map_or(0, |u| u.used);
+                    (used, k.clone())
+                })
+                .collect();
+            by_age.sort_unstable();
+            let excess = self.files.len() - MAX_FILES;
+            for (_, key) in by_age.into_iter().take(excess) {
+                self.files.remove(&key);
+            }
+        }
+    }
+
+    pub fn forget(&mut self, path: &Path) -> bool {
+        self.files.remove(&path_key(path)).is_some()
+    }
+}
+
+/// The map key of a path: the path itself when it is UTF-8, else a tagged hex of its bytes
+/// (so that two different non-UTF-8 paths never share a key).
+pub fn path_key(path: &Path) -> String {
+    match path.to_str() {
+        Some(s) => s.to_string(),
+        None => format!("\u{0}hex:{}", lock::hex(path.as_os_str().as_bytes())),
+    }
+}
+
+/// The inverse of `path_key`.
+pub fn path_from_key(key: &str) -> PathBuf {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    match key.strip_prefix("\u{0}hex:") {
+        Some(hex) if hex.len() % 2 == 0 => {
+            let bytes: Option<Vec<u8>> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+                .collect();
+            bytes.map_or_else(
+                || PathBuf::from(key),
+                |b| PathBuf::from(OsString::from_vec(b)),
+            )
+        }
+        _ => PathBuf::from(key),
+    }
+}
+
+pub fn now_ns() -> i128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn baseline(path: &str) -> Baseline {
+        Baseline {
+            path: PathBuf::from(path),
+            sha256: "00".into(),
+            size: 0,
+            dev: 0,
+            ino: 0,
+            mtime_ns: 0,
+            ctime_ns: 0,
+            read_at_ns: 0,
+            complete: true,
+            used: 0,
+        }
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recently_used() {
+        let mut s = Session::empty("t");
+        for i in 0..MAX_FILES {
+            s.record(baseline(&format!("/f{i}")));
+        }
+        s.record(baseline("/f0")); // refresh the oldest
+        s.record(baseline("/new"));
+        assert_eq!(s.len(), MAX_FILES);
+        assert!(s.baseline(Path::new("/f0")).is_some());
+        assert!(s.baseline(Path::new("/f1")).is_none());
+        assert!(s.baseline(Path::new("/new")).is_some());
+    }
+
+    #[test]
+    fn non_utf8_paths_get_distinct_keys() {
+        use std::ffi::OsStr;
+        let a = Path::new(OsStr::from_bytes(b"/a\xff"));
+        let b = Path::new(OsStr::from_bytes(b"/a\xfe"));
+        assert_ne!(path_key(a), path_key(b));
+        assert_eq!(path_from_key(&path_key(a)), a);
+        assert_eq!(path_from_key("/x/y"), Path::new("/x/y"));
+    }
+}
