@@ -1,12 +1,13 @@
 //! The one error type of quill. Every failure a command can report is a variant here; the
-//! variant decides the stable JSON `kind`, the exit code (SPEC §2.3), the human message
-//! (`Display`), a `hint` that says what to do next, and any kind-specific JSON fields.
-//! Nothing here does I/O; `output` turns an `Error` into text or the JSON envelope.
+//! variant decides the stable JSON `kind` (the serde tag), the exit code (SPEC §2.3, an
+//! exhaustive match), the human message (`Display`), a `hint` that says what to do next, and
+//! the kind-specific JSON fields (the variant's fields, derived). Nothing here does I/O — not
+//! even `hint`; `output` turns an `Error` into text or the JSON envelope.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 
 /// Exit codes of SPEC §2.3.
 pub mod exit {
@@ -19,22 +20,38 @@ pub mod exit {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-#[derive(Debug, thiserror::Error)]
+/// Every failure quill reports. The variant is the JSON `kind` (snake_case, the serde tag);
+/// its fields, except the ones marked `skip`, are the kind-specific fields of the JSON
+/// `error` object (camelCase), derived rather than listed by hand.
+#[derive(Debug, thiserror::Error, Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Error {
     // --- usage (exit 2)
     #[error("{message}")]
-    Usage { message: String },
+    Usage {
+        #[serde(skip)]
+        message: String,
+    },
     #[error("invalid pattern: {message}")]
     InvalidPattern {
+        #[serde(skip)]
         message: String,
         position: Option<usize>,
     },
     #[error("{message}")]
-    InvalidArgument { message: String },
+    InvalidArgument {
+        #[serde(skip)]
+        message: String,
+    },
 
     // --- nothing found (exit 1)
     #[error("offset {offset} is past the end of {} ({total_lines} lines)", path.display())]
     OffsetPastEnd {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
         offset: u64,
         total_lines: u64,
@@ -43,97 +60,238 @@ pub enum Error {
     // --- refused by a guard (exit 3)
     #[error("{} and {} are the same file", source_path.display(), destination.display())]
     SameFile {
+        #[serde(rename = "source", serialize_with = "lossy")]
         source_path: PathBuf,
+        #[serde(serialize_with = "lossy")]
         destination: PathBuf,
     },
     #[error("{} has not been read in session '{session}'", path.display())]
-    NotRead { path: PathBuf, session: String },
+    NotRead {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        session: String,
+    },
     #[error("{} changed since session '{session}' read it", path.display())]
-    Stale { path: PathBuf, session: String },
+    Stale {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        session: String,
+        /// The file no longer exists (decided where it was found missing, so `hint` stays
+        /// pure).
+        #[serde(skip)]
+        deleted: bool,
+    },
     #[error("{} already exists", path.display())]
-    CreateConflict { path: PathBuf },
+    CreateConflict {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
     #[error("destination {} already exists", path.display())]
-    DestinationExists { path: PathBuf },
+    DestinationExists {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
     #[error("{message}")]
     EditNoMatch {
+        #[serde(skip)]
         message: String,
-        fields: Map<String, Value>,
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        /// Which edit of the request missed (0-based).
+        edit_index: usize,
+        reason: MissReason,
+        /// The best candidate passage: the file's real lines (at most 16 lines, 2 KiB).
+        window: Option<MissWindow>,
+        /// One sentence naming the first difference and its line.
+        difference: String,
     },
     #[error("{message}")]
     EditAmbiguous {
+        #[serde(skip)]
         message: String,
-        fields: Map<String, Value>,
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        edit_index: usize,
+        count: usize,
+        /// 1-based start lines of the first 20 occurrences.
+        lines: Vec<usize>,
+        /// The occurrences are whitespace-insensitive matches.
+        fuzzy: bool,
     },
     #[error("{} resolves to {}, outside the root {}", requested.display(), target.display(), root.display())]
     OutsideRoot {
+        #[serde(rename = "path", serialize_with = "lossy")]
         requested: PathBuf,
+        #[serde(serialize_with = "lossy")]
         target: PathBuf,
+        #[serde(serialize_with = "lossy")]
         root: PathBuf,
     },
     #[error("refusing to {action} {}: quill runs read-only", path.display())]
-    ReadOnly { path: PathBuf, action: &'static str },
+    ReadOnly {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        action: &'static str,
+    },
     #[error("{} is a symbolic link; {reason}", path.display())]
-    Symlink { path: PathBuf, reason: &'static str },
+    Symlink {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        reason: &'static str,
+    },
     #[error("{} is a {file_type}, not a regular file", path.display())]
     IrregularFile {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
         file_type: &'static str,
     },
     #[error("{} is a directory", path.display())]
-    IsDirectory { path: PathBuf },
+    IsDirectory {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
     #[error("{} is a binary file ({guess}, {size} bytes)", path.display())]
     BinaryFile {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
         size: u64,
         guess: &'static str,
     },
     #[error("{} is {size} bytes, over the limit of {limit} bytes", path.display())]
     FileTooLarge {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
         size: u64,
         limit: u64,
     },
     #[error("line {line} of {} is {bytes} bytes, more than the page budget of {budget} bytes", path.display())]
     LineTooLong {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
         line: u64,
         bytes: u64,
+        #[serde(rename = "maxBytes")]
         budget: u64,
     },
     #[error("{message}")]
-    Encoding { path: PathBuf, message: String },
+    Encoding {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        message: String,
+    },
     #[error("nothing to undo for {} in session '{session}'", path.display())]
-    NothingToUndo { path: PathBuf, session: String },
+    NothingToUndo {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(skip)]
+        session: String,
+    },
     #[error("{} kept changing while it was read", path.display())]
-    ChangedDuringRead { path: PathBuf },
+    ChangedDuringRead {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
     #[error("source {} changed: {reason}", path.display())]
-    SourceChanged { path: PathBuf, reason: String },
+    SourceChanged {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        reason: String,
+    },
 
     // --- system or I/O (exit 4)
     #[error("{} does not exist", path.display())]
-    NotFound { path: PathBuf, similar: Vec<String> },
+    NotFound {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        similar: Vec<String>,
+    },
     #[error("permission denied: cannot {op} {}", path.display())]
-    PermissionDenied { path: PathBuf, op: &'static str },
+    PermissionDenied {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(rename = "operation")]
+        op: &'static str,
+    },
     #[error("no space left on device: cannot {op} {}", path.display())]
-    NoSpace { path: PathBuf, op: &'static str },
+    NoSpace {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        #[serde(rename = "operation")]
+        op: &'static str,
+    },
     #[error("cannot {op} {}: {source}", path.display())]
     Io {
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
+        #[serde(rename = "operation")]
         op: &'static str,
+        #[serde(skip)]
         source: io::Error,
     },
     #[error("timed out after {seconds}s waiting for the lock on {}", path.display())]
-    LockTimeout { path: PathBuf, seconds: f64 },
+    LockTimeout {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+        seconds: f64,
+    },
     #[error("state unavailable: {message}")]
-    StateUnavailable { message: String, path: PathBuf },
+    StateUnavailable {
+        #[serde(skip)]
+        message: String,
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
     #[error("{converter} is not installed; it is needed to read {}", path.display())]
     ConverterMissing {
         converter: &'static str,
         install: &'static str,
+        #[serde(serialize_with = "lossy")]
         path: PathBuf,
     },
     #[error("interrupted")]
     Interrupted,
+}
+
+/// Why an edit's `old` was not found (SPEC §3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissReason {
+    /// `old` matches once whitespace, line endings and look-alike characters are ignored.
+    Whitespace,
+    /// A passage is close but differs in content.
+    Similar,
+    /// Nothing resembles `old`.
+    None,
+}
+
+impl MissReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MissReason::Whitespace => "whitespace",
+            MissReason::Similar => "similar",
+            MissReason::None => "none",
+        }
+    }
+}
+
+/// The candidate passage of an edit miss: the file's real lines `start_line..=end_line`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissWindow {
+    pub start_line: usize,
+    pub end_line: usize,
+    pub text: String,
+}
+
+/// A path in JSON: a string, lossily decoded where it is not UTF-8 (an error object must
+/// always encode).
+fn lossy<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
 }
 
 impl Error {
@@ -172,7 +330,8 @@ impl Error {
         }
     }
 
-    /// The stable `error.kind` string of the JSON envelope.
+    /// The stable `error.kind` string of the JSON envelope (the serde tag; a test checks the
+    /// two agree for every kind).
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Usage { .. } => "usage",
@@ -209,12 +368,32 @@ impl Error {
         }
     }
 
+    /// The exit code of SPEC §2.3; every kind is listed, so a new one must choose.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::InvalidPattern { .. } | Error::InvalidArgument { .. } => {
                 exit::USAGE
             }
             Error::OffsetPastEnd { .. } => exit::NOTHING_FOUND,
+            Error::SameFile { .. }
+            | Error::NotRead { .. }
+            | Error::Stale { .. }
+            | Error::CreateConflict { .. }
+            | Error::DestinationExists { .. }
+            | Error::EditNoMatch { .. }
+            | Error::EditAmbiguous { .. }
+            | Error::OutsideRoot { .. }
+            | Error::ReadOnly { .. }
+            | Error::Symlink { .. }
+            | Error::IrregularFile { .. }
+            | Error::IsDirectory { .. }
+            | Error::BinaryFile { .. }
+            | Error::FileTooLarge { .. }
+            | Error::LineTooLong { .. }
+            | Error::Encoding { .. }
+            | Error::NothingToUndo { .. }
+            | Error::ChangedDuringRead { .. }
+            | Error::SourceChanged { .. } => exit::REFUSED,
             Error::NotFound { .. }
             | Error::PermissionDenied { .. }
             | Error::NoSpace { .. }
@@ -223,7 +402,6 @@ impl Error {
             | Error::StateUnavailable { .. }
             | Error::ConverterMissing { .. }
             | Error::Interrupted => exit::SYSTEM,
-            _ => exit::REFUSED,
         }
     }
 
@@ -246,7 +424,11 @@ impl Error {
                 "run `quill read {}` first (or pass --expect-sha256 with the content's hash)",
                 shell_quote(path)
             ),
-            Error::Stale { path, .. } if !path.exists() => format!(
+            Error::Stale {
+                path,
+                deleted: true,
+                ..
+            } => format!(
                 "it was deleted after it was read; to create it anew, `quill state forget {}` first",
                 shell_quote(path)
             ),
@@ -319,72 +501,6 @@ impl Error {
             Error::InvalidArgument { .. } => return None,
         })
     }
-
-    /// Kind-specific fields merged into the JSON `error` object.
-    pub fn fields(&self) -> Map<String, Value> {
-        let v = match self {
-            Error::InvalidPattern { position, .. } => json!({ "position": position }),
-            Error::OffsetPastEnd {
-                path,
-                offset,
-                total_lines,
-            } => json!({ "path": path, "offset": offset, "totalLines": total_lines }),
-            Error::SameFile {
-                source_path,
-                destination,
-            } => json!({ "source": source_path, "destination": destination }),
-            Error::EditNoMatch { fields, .. } | Error::EditAmbiguous { fields, .. } => {
-                return fields.clone();
-            }
-            Error::OutsideRoot {
-                requested,
-                target,
-                root,
-            } => json!({ "path": requested, "target": target, "root": root }),
-            Error::BinaryFile { path, size, guess } => {
-                json!({ "path": path, "size": size, "guess": guess })
-            }
-            Error::FileTooLarge { path, size, limit } => {
-                json!({ "path": path, "size": size, "limit": limit })
-            }
-            Error::LineTooLong {
-                path,
-                line,
-                bytes,
-                budget,
-            } => json!({ "path": path, "line": line, "bytes": bytes, "maxBytes": budget }),
-            Error::NotFound { path, similar } => json!({ "path": path, "similar": similar }),
-            Error::PermissionDenied { path, op }
-            | Error::NoSpace { path, op }
-            | Error::Io { path, op, .. } => json!({ "path": path, "operation": op }),
-            Error::IrregularFile { path, file_type } => {
-                json!({ "path": path, "fileType": file_type })
-            }
-            Error::LockTimeout { path, seconds } => json!({ "path": path, "seconds": seconds }),
-            Error::ConverterMissing {
-                converter,
-                install,
-                path,
-            } => json!({ "path": path, "converter": converter, "install": install }),
-            Error::SourceChanged { path, reason } => json!({ "path": path, "reason": reason }),
-            Error::StateUnavailable { path, .. } => json!({ "path": path }),
-            Error::NotRead { path, .. }
-            | Error::Stale { path, .. }
-            | Error::CreateConflict { path }
-            | Error::DestinationExists { path }
-            | Error::ReadOnly { path, .. }
-            | Error::Symlink { path, .. }
-            | Error::IsDirectory { path }
-            | Error::Encoding { path, .. }
-            | Error::NothingToUndo { path, .. }
-            | Error::ChangedDuringRead { path } => json!({ "path": path }),
-            Error::Usage { .. } | Error::InvalidArgument { .. } | Error::Interrupted => json!({}),
-        };
-        match v {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
-    }
 }
 
 /// A path as a shell word, so a hint's command can be pasted as it is.
@@ -406,36 +522,272 @@ const fn libc_eperm() -> i32 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn exit_codes_follow_the_table() {
-        assert_eq!(Error::usage("x").exit_code(), 2);
-        let p = PathBuf::from("/x");
-        assert_eq!(
+    /// SPEC §2.3, written out: exit code → kinds.
+    const TABLE: [(u8, &[&str]); 4] = [
+        (1, &["offset_past_end"]),
+        (2, &["usage", "invalid_pattern", "invalid_argument"]),
+        (
+            3,
+            &[
+                "same_file",
+                "not_read",
+                "stale",
+                "create_conflict",
+                "destination_exists",
+                "edit_no_match",
+                "edit_ambiguous",
+                "outside_root",
+                "read_only",
+                "symlink",
+                "irregular_file",
+                "is_directory",
+                "binary_file",
+                "file_too_large",
+                "line_too_long",
+                "encoding",
+                "nothing_to_undo",
+                "changed_during_read",
+                "source_changed",
+            ],
+        ),
+        (
+            4,
+            &[
+                "not_found",
+                "permission_denied",
+                "no_space",
+                "io",
+                "lock_timeout",
+                "state_unavailable",
+                "converter_missing",
+                "interrupted",
+            ],
+        ),
+    ];
+
+    /// One error of every kind.
+    fn one_of_each() -> Vec<Error> {
+        let p = || PathBuf::from("/w/a b.txt");
+        let s = || "default".to_string();
+        vec![
+            Error::usage("bad flag"),
+            Error::InvalidPattern {
+                message: "unclosed group".into(),
+                position: Some(3),
+            },
+            Error::invalid_argument("bad value"),
             Error::OffsetPastEnd {
-                path: p.clone(),
+                path: p(),
                 offset: 9,
-                total_lines: 1
-            }
-            .exit_code(),
-            1
-        );
-        assert_eq!(
+                total_lines: 1,
+            },
+            Error::SameFile {
+                source_path: p(),
+                destination: p(),
+            },
+            Error::NotRead {
+                path: p(),
+                session: s(),
+            },
             Error::Stale {
-                path: p.clone(),
-                session: "s".into()
+                path: p(),
+                session: s(),
+                deleted: false,
+            },
+            Error::CreateConflict { path: p() },
+            Error::DestinationExists { path: p() },
+            Error::EditNoMatch {
+                message: "`old` was not found".into(),
+                path: p(),
+                edit_index: 0,
+                reason: MissReason::Whitespace,
+                window: Some(MissWindow {
+                    start_line: 2,
+                    end_line: 2,
+                    text: "\tx\n".into(),
+                }),
+                difference: "line 2: file has a tab where old has 4 spaces".into(),
+            },
+            Error::EditAmbiguous {
+                message: "`old` occurs 2 times".into(),
+                path: p(),
+                edit_index: 0,
+                count: 2,
+                lines: vec![1, 5],
+                fuzzy: false,
+            },
+            Error::OutsideRoot {
+                requested: p(),
+                target: PathBuf::from("/etc/passwd"),
+                root: PathBuf::from("/w"),
+            },
+            Error::ReadOnly {
+                path: p(),
+                action: "write",
+            },
+            Error::Symlink {
+                path: p(),
+                reason: "never replaced",
+            },
+            Error::IrregularFile {
+                path: p(),
+                file_type: "FIFO",
+            },
+            Error::IsDirectory { path: p() },
+            Error::BinaryFile {
+                path: p(),
+                size: 10,
+                guess: "ELF executable",
+            },
+            Error::FileTooLarge {
+                path: p(),
+                size: 10,
+                limit: 5,
+            },
+            Error::LineTooLong {
+                path: p(),
+                line: 1,
+                bytes: 100,
+                budget: 50,
+            },
+            Error::Encoding {
+                path: p(),
+                message: "not UTF-16".into(),
+            },
+            Error::NothingToUndo {
+                path: p(),
+                session: s(),
+            },
+            Error::ChangedDuringRead { path: p() },
+            Error::SourceChanged {
+                path: p(),
+                reason: "modified".into(),
+            },
+            Error::NotFound {
+                path: p(),
+                similar: vec!["/w/a.txt".into()],
+            },
+            Error::PermissionDenied {
+                path: p(),
+                op: "open",
+            },
+            Error::NoSpace {
+                path: p(),
+                op: "write",
+            },
+            Error::Io {
+                path: p(),
+                op: "read",
+                source: io::Error::other("EIO"),
+            },
+            Error::LockTimeout {
+                path: p(),
+                seconds: 30.0,
+            },
+            Error::StateUnavailable {
+                message: "cannot write".into(),
+                path: p(),
+            },
+            Error::ConverterMissing {
+                converter: "pdftotext",
+                install: "apt-get install poppler-utils",
+                path: p(),
+            },
+            Error::Interrupted,
+        ]
+    }
+
+    #[test]
+    fn every_kind_has_the_exit_code_of_the_table_and_its_serde_tag() {
+        let all = one_of_each();
+        let listed: usize = TABLE.iter().map(|(_, kinds)| kinds.len()).sum();
+        assert_eq!(all.len(), listed, "one example per kind of the table");
+        let mut seen = std::collections::BTreeSet::new();
+        for e in &all {
+            let kind = e.kind();
+            assert!(seen.insert(kind), "{kind} twice");
+            let (code, _) = TABLE
+                .iter()
+                .find(|(_, kinds)| kinds.contains(&kind))
+                .unwrap_or_else(|| panic!("{kind} is not in the table"));
+            assert_eq!(e.exit_code(), *code, "{kind}");
+            let json = serde_json::to_value(e).unwrap();
+            assert_eq!(json["kind"], kind, "serde tag of {kind}");
+            // Fields are camelCase, and never repeat the message or hint.
+            for key in json.as_object().unwrap().keys() {
+                assert!(!key.contains('_'), "{kind}: {key}");
+                assert!(key != "message" && key != "hint", "{kind}: {key}");
             }
-            .exit_code(),
-            3
-        );
+            assert!(!e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn kind_specific_fields_keep_their_json_names() {
+        let all = one_of_each();
+        let field = |kind: &str, key: &str| {
+            let e = all.iter().find(|e| e.kind() == kind).unwrap();
+            serde_json::to_value(e).unwrap()[key].clone()
+        };
+        assert_eq!(field("same_file", "source"), "/w/a b.txt");
+        assert_eq!(field("outside_root", "path"), "/w/a b.txt");
+        assert_eq!(field("outside_root", "target"), "/etc/passwd");
+        assert_eq!(field("line_too_long", "maxBytes"), 50);
+        assert_eq!(field("io", "operation"), "read");
+        assert_eq!(field("irregular_file", "fileType"), "FIFO");
+        assert_eq!(field("edit_no_match", "reason"), "whitespace");
+        assert_eq!(field("edit_no_match", "editIndex"), 0);
+        assert_eq!(field("edit_no_match", "window")["startLine"], 2);
+        assert_eq!(field("edit_ambiguous", "lines"), serde_json::json!([1, 5]));
+        assert_eq!(field("not_found", "similar")[0], "/w/a.txt");
+        assert_eq!(field("invalid_pattern", "position"), 3);
+    }
+
+    #[test]
+    fn a_path_that_is_not_utf8_still_encodes() {
+        use std::os::unix::ffi::OsStrExt;
+        let e = Error::NotFound {
+            path: PathBuf::from(std::ffi::OsStr::from_bytes(b"/w/bad\xffname")),
+            similar: Vec::new(),
+        };
         assert_eq!(
-            Error::io("read", &p, io::Error::from(io::ErrorKind::NotFound)).kind(),
+            serde_json::to_value(&e).unwrap()["path"],
+            "/w/bad\u{fffd}name"
+        );
+    }
+
+    #[test]
+    fn hints_are_pure_and_say_what_to_do() {
+        let deleted = Error::Stale {
+            path: PathBuf::from("/w/gone.txt"),
+            session: "s".into(),
+            deleted: true,
+        };
+        assert!(
+            deleted
+                .hint()
+                .unwrap()
+                .contains("quill state forget /w/gone.txt")
+        );
+        let changed = Error::Stale {
+            path: PathBuf::from("/w/gone.txt"),
+            session: "s".into(),
+            deleted: false,
+        };
+        assert!(changed.hint().unwrap().contains("quill read /w/gone.txt"));
+        assert_eq!(
+            Error::io(
+                "read",
+                Path::new("/x"),
+                io::Error::from(io::ErrorKind::NotFound)
+            )
+            .kind(),
             "not_found"
         );
         assert_eq!(
-            Error::io("write", &p, io::Error::from_raw_os_error(28)).kind(),
+            Error::io("write", Path::new("/x"), io::Error::from_raw_os_error(28)).kind(),
             "no_space"
         );
-        assert_eq!(Error::Interrupted.exit_code(), 4);
     }
 
     #[test]

@@ -120,6 +120,7 @@ pub fn check_fresh(
             return Err(Error::Stale {
                 path: target.to_path_buf(),
                 session: s.session.clone(),
+                deleted: false,
             });
         }
         return Ok(false);
@@ -135,6 +136,7 @@ pub fn check_fresh(
         return Err(Error::Stale {
             path: target.to_path_buf(),
             session: s.session.clone(),
+            deleted: false,
         });
     }
     if s.strict && !baseline.complete {
@@ -249,6 +251,7 @@ pub fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Resul
         return Err(Error::Stale {
             path: target.to_path_buf(),
             session: s.session.clone(),
+            deleted: true,
         });
     }
     Ok(())

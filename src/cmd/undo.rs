@@ -47,13 +47,14 @@ pub fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
             session: s.session.clone(),
         });
     };
-    let stale = || Error::Stale {
+    let stale = |deleted| Error::Stale {
         path: target.clone(),
         session: s.session.clone(),
+        deleted,
     };
-    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?.ok_or_else(stale)?;
+    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?.ok_or_else(|| stale(true))?;
     if cur.sha256 != step.after {
-        return Err(stale());
+        return Err(stale(false));
     }
     let restored = match &step.before {
         Some(hash) => Some(history.load_blob(&target, hash)?),

@@ -14,7 +14,6 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::error::{Error, exit};
 use crate::report::Report;
@@ -56,13 +55,13 @@ struct Failure<'a> {
     warnings: &'a [String],
 }
 
+/// `kind` and the kind's own fields (derived from the variant), then `message` and `hint`.
 #[derive(Serialize)]
 struct ErrorBody<'a> {
-    kind: &'a str,
+    #[serde(flatten)]
+    error: &'a Error,
     message: String,
     hint: Option<String>,
-    #[serde(flatten)]
-    fields: Map<String, Value>,
 }
 
 /// Print a successful report; returns the exit code.
@@ -138,10 +137,9 @@ pub fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
         ok: false,
         op,
         error: ErrorBody {
-            kind: err.kind(),
+            error: err,
             message: err.to_string(),
             hint: err.hint(),
-            fields: err.fields(),
         },
         warnings,
     };

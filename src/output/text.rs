@@ -212,20 +212,18 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
 pub fn render_error(err: &Error, p: &Palette) {
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
-    if let Error::EditNoMatch { fields, .. } = err {
-        if let Some(d) = fields
-            .get("difference")
-            .and_then(|v| v.as_str())
-            .filter(|d| !err.to_string().contains(d))
-        {
-            let _ = writeln!(e, "  {d}");
+    if let Error::EditNoMatch {
+        difference, window, ..
+    } = err
+    {
+        if !err.to_string().contains(difference.as_str()) {
+            let _ = writeln!(e, "  {difference}");
         }
-        if let Some(win) = fields.get("window").and_then(|v| v.as_object()) {
-            let start = win.get("startLine").and_then(|v| v.as_u64()).unwrap_or(1);
-            let text = win.get("text").and_then(|v| v.as_str()).unwrap_or("");
+        if let Some(win) = window {
             let _ = writeln!(e, "  closest passage in the file:");
-            for (i, line) in text.lines().enumerate() {
-                let _ = writeln!(e, "{}{:>6}{}\t{line}", p.dim, start + i as u64, p.reset);
+            for (i, line) in win.text.lines().enumerate() {
+                let n = win.start_line + i;
+                let _ = writeln!(e, "{}{n:>6}{}\t{line}", p.dim, p.reset);
             }
         }
     }

@@ -13,10 +13,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
 
 use crate::cli::EditArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, MissReason, MissWindow, Result};
 use crate::guard::{self, Change};
 use crate::paths::{self, Resolved};
 use crate::probe::{parse_sha256, sha256_bytes};
@@ -275,9 +274,8 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
     } else {
         String::new()
     };
-    let mut fields = Map::new();
-    fields.insert("path".into(), json!(target));
-    fields.insert("editIndex".into(), json!(e.edit_index()));
+    let edit_index = e.edit_index();
+    let path = target.to_path_buf();
     match e {
         PlanError::NoMatch {
             reason,
@@ -285,22 +283,26 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
             difference,
             ..
         } => {
-            fields.insert("reason".into(), json!(reason.as_str()));
-            fields.insert(
-                "window".into(),
-                window.map_or(
-                    Value::Null,
-                    |w| json!({"startLine": w.start_line, "endLine": w.end_line, "text": w.text}),
-                ),
-            );
-            fields.insert("difference".into(), json!(difference));
+            let reason = match reason {
+                plan::MissReason::Whitespace => MissReason::Whitespace,
+                plan::MissReason::Similar => MissReason::Similar,
+                plan::MissReason::None => MissReason::None,
+            };
             Error::EditNoMatch {
                 message: format!(
                     "{which}`old` was not found in {} ({}): {difference}",
                     target.display(),
                     reason.as_str()
                 ),
-                fields,
+                path,
+                edit_index,
+                reason,
+                window: window.map(|w| MissWindow {
+                    start_line: w.start_line,
+                    end_line: w.end_line,
+                    text: w.text,
+                }),
+                difference,
             }
         }
         PlanError::Ambiguous {
@@ -315,18 +317,21 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
             } else {
                 "times"
             };
-            let message = format!(
-                "{which}`old` occurs {count} {how} in {} (lines {})",
-                target.display(),
-                shown.join(", ")
-            );
-            fields.insert("count".into(), json!(count));
-            fields.insert("lines".into(), json!(lines));
-            fields.insert("fuzzy".into(), json!(fuzzy));
-            Error::EditAmbiguous { message, fields }
+            Error::EditAmbiguous {
+                message: format!(
+                    "{which}`old` occurs {count} {how} in {} (lines {})",
+                    target.display(),
+                    shown.join(", ")
+                ),
+                path,
+                edit_index,
+                count,
+                lines,
+                fuzzy,
+            }
         }
         PlanError::Encoding { message, .. } => Error::Encoding {
-            path: target.to_path_buf(),
+            path,
             message: format!("{which}{message}"),
         },
         PlanError::InvalidArgument { message, .. } => {
