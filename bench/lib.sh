@@ -39,8 +39,8 @@
 
 if [ -n "${BASH_SOURCE:-}" ]; then
   BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-else # sh: sourced from a script that lives in bench/ itself
-  BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+elif [ -z "${BENCH_DIR:-}" ]; then # sh cannot tell a sourced file's path: set BENCH_DIR first,
+  BENCH_DIR=$(cd "$(dirname "$0")" && pwd) # or source it from a script in bench/, before any cd
 fi
 [ -f "$BENCH_DIR/runner.rs" ] || { echo "bench/lib.sh: cannot find bench/runner.rs (from $BENCH_DIR)" >&2; exit 2; }
 
