@@ -60,18 +60,19 @@ fn split(line: &str) -> Vec<Vec<String>> {
     let mut in_word = false; // a word has started (so '' is an empty argument)
     let mut quoted = false; // the current word has a quoted part (so '&&' is an argument)
     let mut chars = line.chars().peekable();
-    let end_word = |word: &mut String, in_word: &mut bool, quoted: &mut bool, steps: &mut Vec<Vec<String>>| {
-        if *in_word {
-            if !*quoted && word == "&&" {
-                steps.push(Vec::new());
-            } else {
-                steps.last_mut().unwrap().push(std::mem::take(word));
+    let end_word =
+        |word: &mut String, in_word: &mut bool, quoted: &mut bool, steps: &mut Vec<Vec<String>>| {
+            if *in_word {
+                if !*quoted && word == "&&" {
+                    steps.push(Vec::new());
+                } else {
+                    steps.last_mut().unwrap().push(std::mem::take(word));
+                }
             }
-        }
-        word.clear();
-        *in_word = false;
-        *quoted = false;
-    };
+            word.clear();
+            *in_word = false;
+            *quoted = false;
+        };
     while let Some(c) = chars.next() {
         match c {
             ' ' | '\t' | '\n' => end_word(&mut word, &mut in_word, &mut quoted, &mut steps),
@@ -143,7 +144,14 @@ fn show_stderr(err: &mut File) {
     let mut text = String::new();
     let _ = err.seek(SeekFrom::Start(0));
     let _ = err.read_to_string(&mut text);
-    let tail: String = text.chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = text
+        .chars()
+        .rev()
+        .take(2000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     if !tail.is_empty() {
         eprintln!("--- its stderr (tail) ---\n{}", tail.trim_end());
     }
@@ -163,7 +171,10 @@ fn run(steps: &[Vec<String>], line: &str, err: &mut File, ignore_failure: bool) 
             .args(&argv[1..])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(err.try_clone().unwrap_or_else(|e| die(&format!("stderr file: {e}"))))
+            .stderr(
+                err.try_clone()
+                    .unwrap_or_else(|e| die(&format!("stderr file: {e}"))),
+            )
             .spawn()
             .unwrap_or_else(|e| die(&format!("cannot run {:?}: {e}", argv[0])));
         let mut status: c_int = 0;
@@ -179,22 +190,36 @@ fn run(steps: &[Vec<String>], line: &str, err: &mut File, ignore_failure: bool) 
         if r != pid {
             die(&format!("wait4: {}", std::io::Error::last_os_error()));
         }
-        cpu_us += (ru.utime.sec as i64 + ru.stime.sec as i64) * 1_000_000 + ru.utime.usec as i64 + ru.stime.usec as i64;
+        cpu_us += (ru.utime.sec as i64 + ru.stime.sec as i64) * 1_000_000
+            + ru.utime.usec as i64
+            + ru.stime.usec as i64;
         rss = rss.max(ru.maxrss as i64);
         if status != 0 && !ignore_failure {
-            eprintln!("bench runner: {:?} failed ({}) in: {line}", argv[0], describe(status));
+            eprintln!(
+                "bench runner: {:?} failed ({}) in: {line}",
+                argv[0],
+                describe(status)
+            );
             show_stderr(err);
             exit(1);
         }
     }
     let wall = t0.elapsed();
-    Sample { wall_ms: wall.as_secs_f64() * 1e3, cpu_ms: cpu_us as f64 / 1e3, rss_kib: rss }
+    Sample {
+        wall_ms: wall.as_secs_f64() * 1e3,
+        cpu_ms: cpu_us as f64 / 1e3,
+        rss_kib: rss,
+    }
 }
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn main() {
@@ -205,13 +230,19 @@ fn main() {
     let mut ignore_failure = false;
     let mut cmds: Vec<String> = Vec::new();
     let num = |v: Option<String>, what: &str| -> usize {
-        v.and_then(|s| s.parse().ok()).unwrap_or_else(|| die(&format!("{what} needs a number")))
+        v.and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| die(&format!("{what} needs a number")))
     };
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = num(args.next(), "--runs"),
             "--warmup" => warmup = num(args.next(), "--warmup"),
-            "--prepare" => prepare = Some(args.next().unwrap_or_else(|| die("--prepare needs a command"))),
+            "--prepare" => {
+                prepare = Some(
+                    args.next()
+                        .unwrap_or_else(|| die("--prepare needs a command")),
+                )
+            }
             "--raw" => raw = Some(args.next().unwrap_or_else(|| die("--raw needs a file"))),
             "--ignore-failure" => ignore_failure = true,
             "--" => {
@@ -229,7 +260,8 @@ fn main() {
     let timed = warmup + runs;
     let total = timed + (k - timed % k) % k;
 
-    let err_path = std::env::temp_dir().join(format!("quill-bench-runner.{}.stderr", std::process::id()));
+    let err_path =
+        std::env::temp_dir().join(format!("quill-bench-runner.{}.stderr", std::process::id()));
     let mut err = OpenOptions::new()
         .read(true)
         .append(true)
@@ -241,7 +273,12 @@ fn main() {
     let mut samples = Vec::with_capacity(runs);
     for i in 0..total {
         if let Some(p) = &prepare {
-            let ok = Command::new("sh").arg("-c").arg(p).stdin(Stdio::null()).stdout(Stdio::null()).status();
+            let ok = Command::new("sh")
+                .arg("-c")
+                .arg(p)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .status();
             if !matches!(ok, Ok(s) if s.success()) {
                 die(&format!("prepare failed: {p}"));
             }
@@ -253,7 +290,11 @@ fn main() {
     }
 
     if let Some(path) = raw {
-        let mut f = OpenOptions::new().append(true).create(true).open(&path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
+        let mut f = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+            .unwrap_or_else(|e| die(&format!("{path}: {e}")));
         for s in &samples {
             let _ = writeln!(f, "{:.4} {:.4} {}", s.wall_ms, s.cpu_ms, s.rss_kib);
         }
@@ -262,5 +303,13 @@ fn main() {
     let mut cpu: Vec<f64> = samples.iter().map(|s| s.cpu_ms).collect();
     let rss = samples.iter().map(|s| s.rss_kib).max().unwrap_or(0);
     let (wmed, cmed) = (median(&mut wall), median(&mut cpu));
-    println!("{:.4} {:.4} {:.4} {:.4} {} {}", wmed, wall[0], cmed, cpu[0], rss, samples.len());
+    println!(
+        "{:.4} {:.4} {:.4} {:.4} {} {}",
+        wmed,
+        wall[0],
+        cmed,
+        cpu[0],
+        rss,
+        samples.len()
+    );
 }
