@@ -3,7 +3,8 @@
 # file whose session holds 512 baselines, against `sed -i` and a minimal Python str_replace
 # editor (read, check unique, replace, write a temp file, rename: what Python agent tools pay).
 # Then contention: edits landed per second with 8 processes read→edit-ing one file.
-# Usage: bench/edit.sh [ITERATIONS]   (prints ms per op and ratios; no assertion)
+# Usage: bench/edit.sh [ITERATIONS]   (default 200; CONTENTION_EDITS=50 per process; prints
+# median ms per op and ratios, no assertion). Timing: bench/lib.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-200}
@@ -11,6 +12,7 @@ cargo build --release -q
 Q="$(pwd)/${CARGO_TARGET_DIR:-target}/release/quill"
 [[ "$Q" = /* ]] || Q="$(pwd)/$Q"
 [[ -x "$Q" ]] || Q="${CARGO_TARGET_DIR:-target}/release/quill"
+. bench/lib.sh
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export QUILL_STATE_DIR="$W/state" QUILL_SESSION=bench
@@ -45,53 +47,35 @@ os.chmod(tmp, os.stat(path).st_mode & 0o7777)
 os.replace(tmp, path)
 PY
 
-now() { date +%s%N; }
-ms() { python3 -c "print(f'{($2-$1)/1e6/$3:.2f}')"; }
-
+# Every timed command is a pair of alternatives run in turn (AAAA -> BBBB, then back), so each
+# run is one edit and the file ends as it started; 2 warmups = one full cycle.
+toggle() { # PREFIX: the two commands "PREFIX old new" and "PREFIX new old"
+  bench_measure -w 2 -n "$N" "$1 \"value = AAAA\" \"value = BBBB\"" "$1 \"value = BBBB\" \"value = AAAA\""
+}
 # quill edit alone: each successful edit records its result as the baseline, so toggling
 # needs no re-read (this is the per-edit cost an agent pays after its first read).
-t0=$(now)
-for ((i = 0; i < N; i++)); do
-  if ((i % 2 == 0)); then "$Q" edit f.txt --old "value = AAAA" --new "value = BBBB" >/dev/null
-  else "$Q" edit f.txt --old "value = BBBB" --new "value = AAAA" >/dev/null; fi
-done
-t1=$(now); quill_ms=$(ms "$t0" "$t1" "$N")
-
-# quill read (first page) + edit, the full cycle.
-t0=$(now)
-for ((i = 0; i < N; i++)); do
-  "$Q" read f.txt --limit 1 >/dev/null
-  if ((i % 2 == 0)); then "$Q" edit f.txt --old "value = AAAA" --new "value = BBBB" >/dev/null
-  else "$Q" edit f.txt --old "value = BBBB" --new "value = AAAA" >/dev/null; fi
-done
-t1=$(now); cycle_ms=$(ms "$t0" "$t1" "$N")
-
-t0=$(now)
-for ((i = 0; i < N; i++)); do
-  if ((i % 2 == 0)); then sed -i 's/value = AAAA/value = BBBB/' f.txt
-  else sed -i 's/value = BBBB/value = AAAA/' f.txt; fi
-done
-t1=$(now); sed_ms=$(ms "$t0" "$t1" "$N")
+quill=$(bench_measure -w 2 -n "$N" \
+  "$Q edit f.txt --old 'value = AAAA' --new 'value = BBBB'" \
+  "$Q edit f.txt --old 'value = BBBB' --new 'value = AAAA'")
+# quill read (first page) + edit, the full cycle: one run is both processes.
+cycle=$(bench_measure -w 2 -n "$N" \
+  "$Q read f.txt --limit 1 && $Q edit f.txt --old 'value = AAAA' --new 'value = BBBB'" \
+  "$Q read f.txt --limit 1 && $Q edit f.txt --old 'value = BBBB' --new 'value = AAAA'")
+sed=$(bench_measure -w 2 -n "$N" "sed -i 's/value = AAAA/value = BBBB/' f.txt" "sed -i 's/value = BBBB/value = AAAA/' f.txt")
 
 # The same script three ways: `python3` as found on PATH (here a pyenv shim, as many machines
 # have), the interpreter itself, and the interpreter without site imports (-S, the floor).
 PY_REAL=$(python3 -c 'import sys; print(sys.executable)')
-py_time() { # COMMAND... -> ms per edit
-  local t0 t1
-  t0=$(now)
-  for ((i = 0; i < N; i++)); do
-    if ((i % 2 == 0)); then "$@" edit.py f.txt "value = AAAA" "value = BBBB"
-    else "$@" edit.py f.txt "value = BBBB" "value = AAAA"; fi
-  done
-  t1=$(now); ms "$t0" "$t1" "$N"
-}
-py_ms=$(py_time python3)
-py_real_ms=$(py_time "$PY_REAL")
-py_bare_ms=$(py_time "$PY_REAL" -S)
+py=$(toggle "python3 edit.py f.txt")
+py_real=$(toggle "$PY_REAL edit.py f.txt")
+py_bare=$(toggle "$PY_REAL -S edit.py f.txt")
 
-# Contention: 8 processes, each its own session, read→edit with retry on stale.
+# Contention: 8 processes, each its own session, read→edit with retry on stale; one timed run
+# of all of them (wall from the first start to the last exit, CPU of all eight).
 printf '# header\n' > shared.txt
 C=${CONTENTION_EDITS:-50}
+cat > contend.sh <<'SH'
+Q=$1 C=$2
 worker() {
   local w=$1 i
   for ((i = 0; i < C; i++)); do
@@ -102,21 +86,28 @@ w$w-$i
 " >/dev/null 2>&1; do :; done
   done
 }
-t0=$(now)
 for w in 0 1 2 3 4 5 6 7; do worker "$w" & done
 wait
-t1=$(now)
+SH
+contention=$(bench_measure -w 0 -n 1 "bash contend.sh '$Q' $C")
 landed=$(($(wc -l < shared.txt) - 1))
-rate=$(python3 -c "print(f'{$landed/(($t1-$t0)/1e9):.0f}')")
+rate=$(awk -v n="$landed" -v ms="$(bench_field "$contention" wall)" 'BEGIN {printf "%.0f", n / (ms / 1e3)}')
+
+faster() { # PEER_STATS: how many times quill edit's median is below the peer's, wall and CPU
+  echo "$(bench_ratio "$(bench_field "$1" wall)" "$(bench_field "$quill" wall)")x wall," \
+    "$(bench_ratio "$(bench_field "$1" cpu)" "$(bench_field "$quill" cpu)")x CPU"
+}
 
 echo
-echo "| work ($N iterations, 100 KB file, 512 baselines) | ms/op | ratio |"
-echo "|---|---|---|"
-echo "| quill edit (baseline from its previous edit) | $quill_ms | $(python3 -c "print(f'{$quill_ms/$sed_ms:.2f}')")x sed |"
-echo "| quill read --limit 1 + edit | $cycle_ms | $(python3 -c "print(f'{$cycle_ms/$sed_ms:.2f}')")x sed |"
-echo "| sed -i | $sed_ms | 1.00x sed |"
-echo "| python3 str_replace script (python3 on PATH) | $py_ms | quill edit is $(python3 -c "print(f'{$py_ms/$quill_ms:.1f}')")x faster |"
-echo "| same, the interpreter itself ($PY_REAL) | $py_real_ms | quill edit is $(python3 -c "print(f'{$py_real_ms/$quill_ms:.1f}')")x faster |"
-echo "| same, without site imports (-S) | $py_bare_ms | quill edit is $(python3 -c "print(f'{$py_bare_ms/$quill_ms:.1f}')")x faster |"
+echo "one-line edits: $N runs each, 100 KB file, 512 baselines"
+bench_header
+bench_row "quill edit (baseline from its previous edit)" "$quill" "sed -i" "$sed" "<= 3x"
+bench_row "quill read --limit 1 + edit" "$cycle" "sed -i" "$sed"
+bench_row "quill edit" "$quill" "python3 str_replace script (python3 on PATH)" "$py" ">= 20x faster"
+bench_row "quill edit" "$quill" "same, the interpreter itself ($PY_REAL)" "$py_real" ">= 20x faster"
+bench_row "quill edit" "$quill" "same, without site imports (-S)" "$py_bare" ">= 20x faster"
 echo
-echo "contention: $landed edits landed by 8 processes in $(ms "$t0" "$t1" 1) ms: $rate edits/s ($(($C * 8)) expected)"
+echo "quill edit is faster than the python3 script (on PATH) by $(faster "$py");" \
+  "than the interpreter itself by $(faster "$py_real"); than it with -S by $(faster "$py_bare")"
+echo "contention: $landed edits landed by 8 processes in $(bench_ms "$(bench_field "$contention" wall)")" \
+  "(CPU $(bench_ms "$(bench_field "$contention" cpu)")): $rate edits/s ($((C * 8)) expected)"

@@ -4,24 +4,19 @@
 #      `openssl dgst -sha256` of it, warm cache; peak RSS of the read.
 #   2. per-call overhead of the state file: `quill read` of a small file with an empty state
 #      vs a state of 64 sessions x 512 baselines.
-# Usage: bench/read.sh [SIZE_MIB]   (default 1024; needs hyperfine, openssl, python3)
+# Usage: bench/read.sh [SIZE_MIB]   (default 1024; RUNS=5 for the big read, CALLS=500 for the
+# per-call overhead; needs openssl, python3; valgrind optional). Timing: bench/lib.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIB=${1:-1024}
+RUNS=${RUNS:-5}
+CALLS=${CALLS:-500}
 cargo build --release -q
 Q="$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)/quill"
+. bench/lib.sh
 W=$(mktemp -d "${TMPDIR:-/tmp}/quill-bench-read.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W"
-
-bench() { # hyperfine ARGS... -> the mean wall time of each command in ms, space-separated
-  hyperfine -N --style none --export-json "$W/hf.json" "$@" >/dev/null 2>&1
-  python3 -c 'import json,sys; print(" ".join("%.2f" % (r["mean"]*1e3) for r in json.load(open(sys.argv[1]))["results"]))' "$W/hf.json"
-}
-cpu() { # the mean CPU time (user + system) of each command of the last bench, in ms
-  python3 -c 'import json,sys; print(" ".join("%.2f" % ((r["user"]+r["system"])*1e3) for r in json.load(open(sys.argv[1]))["results"]))' "$W/hf.json"
-}
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
 echo "== read a page of a ${MIB} MiB file vs openssl dgst -sha256"
 python3 - "$MIB" <<'PY'
@@ -33,10 +28,10 @@ with open("big.txt", "wb") as f:
 PY
 cat big.txt >/dev/null
 export QUILL_STATE_DIR="$W/state"
-read -r q o < <(bench --warmup 1 --runs 5 "$Q read big.txt --limit 10" "openssl dgst -sha256 big.txt")
-rss=$(/usr/bin/time -f %M "$Q" read big.txt --limit 10 2>&1 >/dev/null | tail -1)
-echo "quill read --limit 10: ${q} ms   openssl dgst -sha256: ${o} ms   ratio: $(ratio "$q" "$o")x (goal <= 1.1x)"
-echo "peak RSS of quill read: ${rss} KiB (goal <= 16 MiB)"
+bench_header
+bench_vs -w 1 -n "$RUNS" "read a page of ${MIB} MiB (--limit 10)" "$Q read big.txt --limit 10" \
+  "openssl dgst -sha256" "openssl dgst -sha256 big.txt" "wall <= 1.1x; quill RSS <= 16 MiB"
+echo
 rm -f big.txt
 
 echo "== per-call overhead: empty state vs 64 sessions x 512 baselines"
@@ -59,12 +54,13 @@ for s in range(64):
 os.chmod("full", 0o700)
 PY
 echo "state file of the session: $(du -k full/sessions/"$(printf bench | sha256sum | cut -c1-64)".json | cut -f1) KiB"
-read -r e f < <(bench --warmup 20 --runs 500 \
-  "env QUILL_STATE_DIR=$W/empty QUILL_SESSION=bench $Q read small.txt" \
-  "env QUILL_STATE_DIR=$W/full QUILL_SESSION=bench $Q read small.txt")
-read -r ce cf < <(cpu)
-echo "empty state: ${e} ms   64x512 state: ${f} ms   overhead: $(python3 -c "print(f'{$f-$e:.2f}')") ms wall (goal <= 1 ms)"
-echo "CPU (user+sys): ${ce} ms vs ${cf} ms   overhead: $(python3 -c "print(f'{$cf-$ce:.2f}')") ms"
+e=$(bench_measure -w 20 -n "$CALLS" "env QUILL_STATE_DIR=$W/empty QUILL_SESSION=bench $Q read small.txt")
+f=$(bench_measure -w 20 -n "$CALLS" "env QUILL_STATE_DIR=$W/full QUILL_SESSION=bench $Q read small.txt")
+bench_header
+bench_row "read a small file, 64x512 state" "$f" "same, empty state" "$e" "overhead <= 1 ms"
+delta() { awk -v a="$(bench_field "$f" "$1")" -v b="$(bench_field "$e" "$1")" 'BEGIN {printf "%+.2f ms\n", a - b}'; }
+echo
+echo "per-call overhead of the 64x512 state: $(delta wall) wall median (min: $(delta wall_min)), $(delta cpu) CPU median (goal <= 1 ms)"
 if command -v valgrind >/dev/null; then
   ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
   ie=$(ir "$Q" --state-dir "$W/empty" --session bench read small.txt)
