@@ -6,6 +6,7 @@
 //! `report` and `error`, never on `cmd` or `app`, and never touches the file system; a closed
 //! stdout (`| head`) is a quiet success.
 
+pub mod palette;
 pub mod progress;
 pub mod search;
 pub mod text;
@@ -83,7 +84,7 @@ pub fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[String]) 
         },
         (_, Format::Text) => {
             print_warnings(warnings);
-            let palette = text::Palette::new(cfg.color);
+            let palette = palette::Palette::new(cfg.color);
             write_stdout(|w| text::render(w, cfg, report, &palette))
         }
     };
@@ -126,7 +127,7 @@ pub fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
             print_warnings(warnings);
-            text::render_error(err, &text::Palette::new(cfg.color_stderr));
+            text::render_error(err, &palette::Palette::new(cfg.color_stderr));
         }
     }
     err.exit_code()

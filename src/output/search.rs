@@ -9,7 +9,7 @@ use std::io::{self, IoSlice, Write};
 use std::path::{Path, PathBuf};
 
 use super::OutputConfig;
-use super::text::Palette;
+use super::palette::Palette;
 use crate::paths::display;
 use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View};
 

@@ -1,53 +1,13 @@
 //! Text output for people: `cat -n`-style reads, colored diffs with a summary line, state
 //! listings, and errors with their hint on stderr. Glob and grep have their own renderers in
-//! `output::search`. Colors are plain ANSI SGR codes, on only when `Palette::new(true)`.
+//! `output::search`. Colors come from `palette`.
 
 use std::io::{self, Write};
 
 use super::OutputConfig;
+pub use super::palette::Palette;
 use crate::error::Error;
 use crate::report::{MutationReport, ReadReport, Report, StateReport, TransferReport};
-
-/// ANSI styles, empty strings when color is off.
-#[derive(Debug, Clone)]
-pub struct Palette {
-    pub red: &'static str,
-    pub green: &'static str,
-    pub cyan: &'static str,
-    pub magenta: &'static str,
-    pub bold: &'static str,
-    pub dim: &'static str,
-    pub match_: &'static str,
-    pub reset: &'static str,
-}
-
-impl Palette {
-    pub fn new(color: bool) -> Palette {
-        if color {
-            Palette {
-                red: "\x1b[31m",
-                green: "\x1b[32m",
-                cyan: "\x1b[36m",
-                magenta: "\x1b[35m",
-                bold: "\x1b[1m",
-                dim: "\x1b[2m",
-                match_: "\x1b[1;31m",
-                reset: "\x1b[0m",
-            }
-        } else {
-            Palette {
-                red: "",
-                green: "",
-                cyan: "",
-                magenta: "",
-                bold: "",
-                dim: "",
-                match_: "",
-                reset: "",
-            }
-        }
-    }
-}
 
 pub fn render(
     w: &mut dyn Write,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 
-use super::worker::{FileLines, FileResult, LineRec};
+use super::lines::{FileLines, FileResult, LineRec};
 use crate::report::search::{ContextLine, GrepMatch, Text};
 
 /// How page entries are shaped.

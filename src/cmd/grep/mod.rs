@@ -6,6 +6,7 @@
 //! touches the state directory.
 
 mod entries;
+mod lines;
 mod sink;
 mod worker;
 
@@ -28,7 +29,36 @@ use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 
 use entries::{Shape, content_page};
-use worker::{FileResult, Shared, Visitors};
+use lines::FileResult;
+use worker::Visitors;
+
+/// What every walker thread shares.
+struct Shared {
+    pub matcher: RegexMatcher,
+    pub searcher: SearcherBuilder,
+    pub mode: GrepMode,
+    pub need: usize,
+    pub before: usize,
+    pub after: usize,
+    /// Set when the worker threads render the text output (`--limit 0`, no offset, text):
+    /// each file's printed bytes are made while searching, in parallel; only the files'
+    /// order is left for the end.
+    pub printer: Option<GrepPrinter>,
+    /// With `printer`: one line per match and nothing else (no context, no `-U`), so the
+    /// collector prints each line as it is found instead of storing it.
+    pub direct: bool,
+    /// Compute match spans (colored text output).
+    pub spans: bool,
+    pub multiline: bool,
+    pub max_columns: usize,
+    pub want_column: bool,
+    pub follow: bool,
+    pub max_walk: usize,
+    pub problems: WalkProblems,
+    pub files_searched: AtomicUsize,
+    pub skipped_binary: AtomicUsize,
+    pub results: Mutex<Vec<Vec<FileResult>>>,
+}
 
 /// A checked `quill grep`.
 pub enum GrepRequest {

@@ -11,8 +11,9 @@ use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
+use super::Shared;
 use super::entries::match_spans;
-use super::worker::{LineBuffers, LineRec, Shared};
+use super::lines::{LineBuffers, LineRec};
 use crate::cli::GrepMode;
 use crate::output::search::GrepPrinter;
 

@@ -10,87 +10,20 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use grep_regex::RegexMatcher;
-use grep_searcher::{Searcher, SearcherBuilder};
+use grep_searcher::Searcher;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
+use super::Shared;
 use super::entries::{Shape, file_entries};
+use super::lines::{FileLines, FileResult};
 use super::sink::{Collector, DirectRender};
 use crate::cli::GrepMode;
 use crate::output::search::GrepPrinter;
-use crate::walk::{self, WalkProblems};
-
-/// What every walker thread shares.
-pub(super) struct Shared {
-    pub matcher: RegexMatcher,
-    pub searcher: SearcherBuilder,
-    pub mode: GrepMode,
-    pub need: usize,
-    pub before: usize,
-    pub after: usize,
-    /// Set when the worker threads render the text output (`--limit 0`, no offset, text):
-    /// each file's printed bytes are made while searching, in parallel; only the files'
-    /// order is left for the end.
-    pub printer: Option<GrepPrinter>,
-    /// With `printer`: one line per match and nothing else (no context, no `-U`), so the
-    /// collector prints each line as it is found instead of storing it.
-    pub direct: bool,
-    /// Compute match spans (colored text output).
-    pub spans: bool,
-    pub multiline: bool,
-    pub max_columns: usize,
-    pub want_column: bool,
-    pub follow: bool,
-    pub max_walk: usize,
-    pub problems: WalkProblems,
-    pub files_searched: AtomicUsize,
-    pub skipped_binary: AtomicUsize,
-    pub results: Mutex<Vec<Vec<FileResult>>>,
-}
-
-/// A file with at least one match.
-pub(super) struct FileResult {
-    pub path: PathBuf,
-    /// Matching lines (content, count) — or 1 (files mode, which stops at the first).
-    pub count: u64,
-    /// Content mode: the stored lines, unless evicted because they cannot reach the page.
-    pub lines: Option<Box<FileLines>>,
-    /// Text output rendered by the worker thread (see `Render`), instead of `lines`.
-    pub rendered: Option<Box<[u8]>>,
-}
-
-/// One file's stored match and context lines, in line order, their display text in one
-/// arena (decoded and cut by the worker threads, in parallel).
-pub(super) struct FileLines {
-    pub arena: Arc<str>,
-    pub recs: Vec<LineRec>,
-}
-
-/// The collector's growing buffers for the file being searched.
-#[derive(Default)]
-pub(super) struct LineBuffers {
-    pub arena: String,
-    pub recs: Vec<LineRec>,
-}
-
-#[derive(Clone)]
-pub(super) struct LineRec {
-    pub line: u64,
-    pub end_line: u64,
-    /// The display text in the arena: the line without its terminator, lossily decoded,
-    /// cut after `max_columns` bytes with a marker.
-    pub start: usize,
-    pub end: usize,
-    /// Bytes of the text before the marker (match spans beyond it are not shown).
-    pub shown: usize,
-    /// The 1-based byte column of the first match (JSON only, else 0).
-    pub column: usize,
-    /// A match that is an entry of the result (the first `need` matches of the file).
-    pub entry: bool,
-}
+use crate::walk;
 
 pub(super) struct Visitors<'a> {
     pub shared: &'a Shared,
