@@ -11,6 +11,7 @@ mod faults;
 mod generated;
 mod patching;
 mod read;
+mod resolve;
 mod search;
 mod state;
 mod transfer;
