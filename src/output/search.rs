@@ -347,19 +347,9 @@ fn line_prefix<W: Write + ?Sized>(
         w.write_all(&[if view.null { 0 } else { sep }])?;
     }
     if view.line_numbers {
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let mut buf = itoa::Buffer::new();
         w.write_all(p.green.as_bytes())?;
-        w.write_all(&buf[i..])?;
+        w.write_all(buf.format(n).as_bytes())?;
         w.write_all(p.reset.as_bytes())?;
         w.write_all(&[sep])?;
     }
