@@ -1,32 +1,59 @@
-//! The colors of text output: plain ANSI SGR codes, or empty strings when color is off, so
-//! printers write them unconditionally. Whether color is on is decided once, in `app`.
+//! The colors of text output, defined once as `anstyle` styles (the crate clap and the other
+//! ecosystem tools use) and rendered to their ANSI codes once per process, so printers write
+//! plain strings — or empty ones when color is off — without a branch per line. Whether
+//! color is on is decided once, in `app`.
 
-/// ANSI styles, empty strings when color is off.
+use std::sync::LazyLock;
+
+use anstyle::{AnsiColor, Reset, Style};
+
+/// The ANSI codes of each style, empty strings when color is off.
 #[derive(Debug, Clone)]
 pub struct Palette {
+    /// Removed lines of a diff; errors.
     pub red: &'static str,
+    /// Added lines; line numbers of grep.
     pub green: &'static str,
+    /// Hunk headers.
     pub cyan: &'static str,
+    /// Paths of grep.
     pub magenta: &'static str,
     pub bold: &'static str,
+    /// Line numbers of read, notes, hints.
     pub dim: &'static str,
+    /// A match inside a line.
     pub match_: &'static str,
     pub reset: &'static str,
+}
+
+const RED: Style = AnsiColor::Red.on_default();
+const GREEN: Style = AnsiColor::Green.on_default();
+const CYAN: Style = AnsiColor::Cyan.on_default();
+const MAGENTA: Style = AnsiColor::Magenta.on_default();
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const MATCH: Style = AnsiColor::Red.on_default().bold();
+
+static COLORED: LazyLock<Palette> = LazyLock::new(|| Palette {
+    red: code(RED),
+    green: code(GREEN),
+    cyan: code(CYAN),
+    magenta: code(MAGENTA),
+    bold: code(BOLD),
+    dim: code(DIM),
+    match_: code(MATCH),
+    reset: Box::leak(Reset.render().to_string().into_boxed_str()),
+});
+
+/// A style's codes, rendered once for the life of the process.
+fn code(style: Style) -> &'static str {
+    Box::leak(style.render().to_string().into_boxed_str())
 }
 
 impl Palette {
     pub fn new(color: bool) -> Palette {
         if color {
-            Palette {
-                red: "\x1b[31m",
-                green: "\x1b[32m",
-                cyan: "\x1b[36m",
-                magenta: "\x1b[35m",
-                bold: "\x1b[1m",
-                dim: "\x1b[2m",
-                match_: "\x1b[1;31m",
-                reset: "\x1b[0m",
-            }
+            COLORED.clone()
         } else {
             Palette {
                 red: "",
@@ -39,5 +66,20 @@ impl Palette {
                 reset: "",
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_ansi_sgr_and_empty_without_color() {
+        let p = Palette::new(true);
+        assert_eq!(p.red, "\x1b[31m");
+        assert_eq!(p.match_, "\x1b[1m\x1b[31m");
+        assert_eq!(p.reset, "\x1b[0m");
+        let plain = Palette::new(false);
+        assert!(plain.red.is_empty() && plain.reset.is_empty());
     }
 }

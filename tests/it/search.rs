@@ -802,7 +802,7 @@ fn grep_text_headings_and_colors() {
     assert_eq!(out.stdout, "src/main.rs:    needle(x);\n");
     let out = env.run(&["--color", "always", "grep", "needle", "src/main.rs"]);
     assert!(
-        out.stdout.contains("\x1b[1;31mneedle\x1b[0m"),
+        out.stdout.contains("\x1b[1m\x1b[31mneedle\x1b[0m"),
         "{:?}",
         out.stdout
     );
