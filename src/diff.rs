@@ -74,7 +74,7 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
         return out;
     }
 
-    let window = Window::new(old, new);
+    let window = Middle::new(old, new);
     let ops = window.ops();
     for op in &ops {
         match op.tag() {
@@ -120,7 +120,7 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
 /// The part of both files the line diff has to look at: the differing middle plus up to
 /// [`CONTEXT_LINES`] common lines on each side, split into lines. Everything before it is
 /// byte-identical in both files, so `first_line` numbers old and new alike.
-struct Window<'a> {
+struct Middle<'a> {
     old: Vec<&'a [u8]>,
     new: Vec<&'a [u8]>,
     first_line: usize,
@@ -129,7 +129,7 @@ struct Window<'a> {
     after: usize,
 }
 
-impl<'a> Window<'a> {
+impl<'a> Middle<'a> {
     fn new(old: &'a [u8], new: &'a [u8]) -> Self {
         // The middle starts at the line holding the first differing byte.
         let prefix = common_prefix_len(old, new);
@@ -163,7 +163,7 @@ impl<'a> Window<'a> {
 
         let before = count_lines(&old[start..mid]);
         let after = count_lines(&old_rest[old_mid_end..old_end]);
-        Window {
+        Middle {
             old: split_lines(&old[start..mid + old_end]),
             new: split_lines(&new[start..mid + new_end]),
             first_line: count_newlines(&old[..start]),
@@ -309,7 +309,7 @@ fn write_patch_header(patch: &mut Capped, target: &PatchTarget, created: bool) {
     patch.line(&[b"+++ ", b.as_bytes(), tab, b"\n"]);
 }
 
-fn write_hunk(display: &mut Capped, patch: &mut Capped, window: &Window, hunk: &[DiffOp]) {
+fn write_hunk(display: &mut Capped, patch: &mut Capped, window: &Middle, hunk: &[DiffOp]) {
     let (Some(first), Some(last)) = (hunk.first(), hunk.last()) else {
         return;
     };
