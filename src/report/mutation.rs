@@ -11,12 +11,15 @@ use super::FileAccess;
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MutationReport {
+    /// `write`, `edit` or `undo` (the envelope's `op`; text output's verb).
     #[serde(skip)]
     pub op: &'static str,
     /// The file changed (symlinks resolved).
     pub path: PathBuf,
+    /// The path as named, when it is a symbolic link (the link is kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via_symlink: Option<PathBuf>,
+    /// The file, access `write`; absent for a dry run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,
     /// The file did not exist before.
@@ -31,17 +34,22 @@ pub struct MutationReport {
     pub previous_sha256: Option<String>,
     /// Unified display diff, at most 200 lines.
     pub diff: String,
+    /// The diff was cut (or not made: content over 16 MiB).
     pub diff_truncated: bool,
     /// git-style patch (`git apply`, `patch -p1`); null past 800 lines or when unavailable.
     pub patch: Option<String>,
+    /// The patch was left out: over 800 lines (or content over 16 MiB).
     pub patch_truncated: bool,
+    /// Why there is no patch though there is a diff (e.g. a UTF-16 file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patch_unavailable: Option<&'static str>,
     /// Lines added and removed.
     pub added: usize,
     pub removed: usize,
+    /// edit: how many occurrences were replaced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replacements: Option<usize>,
+    /// edit: an edit was applied through a whitespace / look-alike match (`--fuzzy`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_fuzzily: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]

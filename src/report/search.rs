@@ -13,7 +13,9 @@ use serde::{Serialize, Serializer};
 pub struct WalkSummary {
     /// Some part of the tree was not searched (unreadable, or `--max-walk`).
     pub walk_incomplete: bool,
+    /// Directories below PATH that could not be read (skipped), sorted.
     pub unreadable_directories: Vec<PathBuf>,
+    /// Files that could not be opened or read (skipped), sorted.
     pub unreadable_files: Vec<PathBuf>,
 }
 
@@ -38,17 +40,21 @@ pub struct GlobReport {
     pub null: bool,
 }
 
+/// A page of `quill grep` (or the list of file types).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GrepReport {
     /// Entries in the whole result: matches (content), files (files, count), or known types.
     pub total: usize,
+    /// A search's page, or `--type-list`'s types.
     #[serde(flatten)]
     pub body: GrepBody,
+    /// How text output is laid out.
     #[serde(skip)]
     pub view: View,
 }
 
+/// What a grep answers: a search, or the known file types.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum GrepBody {
@@ -56,24 +62,34 @@ pub enum GrepBody {
     Types { types: Vec<TypeDef> },
 }
 
+/// One page of a search.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResult {
+    /// `content`, `files` or `count` (`--mode`).
     pub mode: &'static str,
+    /// Content mode: the matches of this page, by path then line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<GrepMatch>>,
+    /// Files mode: absolute paths of the matching files of this page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<PathBuf>>,
+    /// Count mode: matching lines per file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<FileCount>>,
     /// Text output of a whole result (`--limit 0`, no offset): each file's printed bytes,
     /// rendered by the worker threads, in path order. Not part of the JSON.
     #[serde(skip)]
     pub rendered: Option<Vec<Box<[u8]>>>,
+    /// This page is not the whole result.
     pub truncated: bool,
+    /// The `--offset` of the next page; null on the last.
     pub next_offset: Option<usize>,
+    /// The `--offset` of this page.
     pub offset: usize,
+    /// Files opened and searched.
     pub files_searched: usize,
+    /// Files skipped because they hold a NUL byte.
     pub skipped_binary: usize,
     #[serde(flatten)]
     pub walk: WalkSummary,
@@ -83,24 +99,33 @@ pub struct SearchResult {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GrepMatch {
+    /// The file (absolute), shared by its matches.
     #[serde(serialize_with = "ser_path")]
     pub path: Arc<Path>,
+    /// 1-based line number.
     pub line: u64,
+    /// With `-U`: the last line the match spans, when it is not `line`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_line: Option<u64>,
     /// 1-based byte column of the first match in the line.
     pub column: usize,
+    /// The line, lossily decoded, cut after `--max-columns` bytes with a marker.
     pub text: Text,
+    /// `-B`/`-C` context lines before the match, in order.
     pub before: Vec<ContextLine>,
+    /// `-A`/`-C` context lines after the match, in order.
     pub after: Vec<ContextLine>,
     /// Byte spans of the matches in `text`, for coloring (text output only).
     #[serde(skip)]
     pub spans: Vec<(usize, usize)>,
 }
 
+/// A context line around a match.
 #[derive(Debug, Serialize)]
 pub struct ContextLine {
+    /// 1-based line number.
     pub line: u64,
+    /// The line, shown like a match's.
     pub text: Text,
 }
 
@@ -133,23 +158,32 @@ impl Serialize for Text {
     }
 }
 
+/// Count mode: one file's matching lines.
 #[derive(Debug, Serialize)]
 pub struct FileCount {
+    /// The file (absolute).
     pub path: PathBuf,
+    /// Its matching lines.
     pub count: u64,
 }
 
+/// A file type of `--type`, as ripgrep defines it.
 #[derive(Debug, Serialize)]
 pub struct TypeDef {
+    /// The name `--type` takes.
     pub name: String,
+    /// The globs that select its files.
     pub globs: Vec<String>,
 }
 
 /// How text output is laid out; not part of the JSON.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct View {
+    /// A path heading above each file's lines (else the path prefixes every line).
     pub heading: bool,
+    /// `line:` before each line.
     pub line_numbers: bool,
+    /// Context is shown: `--` between groups that are not adjacent.
     pub context: bool,
     /// `-0`: a NUL after each path instead of `:` or a newline.
     pub null: bool,

@@ -5,36 +5,52 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+/// What `quill state` shows or did.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StateReport {
+    /// The session shown or changed.
     pub session: String,
+    /// `show`, `sessions`, `forget` or `clear`.
     pub action: &'static str,
+    /// show: the session's baselines, by path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<StateFile>>,
+    /// `--all-sessions`: every session, most recently used first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<SessionSummary>>,
+    /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forgotten: Option<bool>,
+    /// forget, clear: what was done, in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
+/// One baseline of a session.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StateFile {
+    /// The file (canonical).
     pub path: PathBuf,
     /// The first 12 hex digits of the baseline's SHA-256.
     pub sha256: String,
+    /// Its size when read.
     pub size: u64,
+    /// When it was read (RFC 3339, UTC).
     pub read_at: String,
+    /// Every line was shown, none cut.
     pub complete: bool,
 }
 
+/// One session of the state directory.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionSummary {
+    /// Its name.
     pub session: String,
+    /// How many baselines it holds.
     pub files: usize,
+    /// When its file last changed (RFC 3339, UTC).
     pub last_used: String,
 }

@@ -10,11 +10,14 @@ use super::FileAccess;
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TransferReport {
+    /// The file copied or moved (symlinks resolved).
     pub source: PathBuf,
     /// The source as named, when it is a symbolic link (the file it points to was transferred).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via_symlink: Option<PathBuf>,
+    /// The file created or replaced.
     pub destination: PathBuf,
+    /// Bytes transferred.
     pub bytes: u64,
     /// SHA-256 of what was transferred; `null` for a rename, which reads nothing (unless
     /// `--expect-sha256` made it hash the source first).
@@ -23,7 +26,9 @@ pub struct TransferReport {
     pub method: &'static str,
     /// Whether an existing destination was replaced (`--replace-sha256`).
     pub replaced: bool,
+    /// A move removed the source (only after the destination was committed).
     pub source_removed: bool,
+    /// A move kept the source: why (e.g. it changed during the copy).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_kept_reason: Option<String>,
     /// The destination, access `write`.
