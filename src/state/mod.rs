@@ -335,3 +335,6 @@ fn check_owner(state_dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
