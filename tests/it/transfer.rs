@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::util::{
-    Out, TestEnv, Transfer, exists, fail, quill_temps, require_strace, sha256_hex, wait_until,
+    Out, TestEnv, Transfer, exists, fail, hold_lock, lock_is_held, quill_temps, require_strace,
+    sha256_hex, wait_until,
 };
 
 const MIB: u64 = 1024 * 1024;
@@ -781,37 +782,57 @@ fn a_source_changed_after_the_copy_is_kept_and_the_result_says_why() {
     assert!(env.read("a.txt").ends_with(b"version 2\n"));
 }
 
+/// Two transfers in opposite directions lock the two paths in one (sorted) order, or they could
+/// deadlock. Made observable: the test holds the lock of the path that sorts *second*; quill,
+/// blocked on it, must already hold the lock of the path that sorts *first* — for A→B and for
+/// B→A. Taking the locks in argument order would leave one direction waiting for the second
+/// path's lock with the first one free.
 #[test]
 fn opposite_transfers_take_the_locks_in_one_order() {
     let env = TestEnv::new();
-    for round in 0..5 {
-        let (a, b) = (format!("a{round}"), format!("b{round}"));
-        env.write(&a, format!("A{round}"));
-        env.write(&b, format!("B{round}"));
-        let ha = sha256_hex(format!("A{round}").as_bytes());
-        let hb = sha256_hex(format!("B{round}").as_bytes());
-        let spawn = |from: &str, to: &str, sha: &str| {
-            env.cmd([
+    let (a, b) = (env.write("a.txt", "A"), env.write("b.txt", "B"));
+    assert!(a < b, "a.txt sorts first");
+    let (first, second) = (env.lock_file(&a), env.lock_file(&b));
+    for (from, to) in [("a.txt", "b.txt"), ("b.txt", "a.txt")] {
+        let held = hold_lock(&second);
+        let current = sha256_hex(&env.read(to));
+        let mut child = env
+            .cmd([
                 "--json",
                 "--lock-timeout",
-                "10",
+                "30",
                 "transfer",
                 from,
                 to,
                 "--replace-sha256",
-                sha,
+                &current,
             ])
-            .spawn()
-        };
-        let one = spawn(&a, &b, &hb);
-        let two = spawn(&b, &a, &ha);
-        for child in [one, two] {
-            let out = child.wait();
-            // Serialized by the locks: each either replaced the version it named or found it
-            // already replaced — never a lock timeout.
-            if out.code != 0 {
-                out.err("destination_exists", 3);
-            }
+            .spawn();
+        // quill is at the second lock once it has that file open (it opens a lock file only
+        // to take it, and holds none of ours).
+        if !wait_until(Duration::from_secs(20), || {
+            child.open_files().contains(&second)
+        }) {
+            child.fail(&format!(
+                "{from} -> {to}: quill never opened the second lock"
+            ));
         }
+        if !child.is_running() {
+            child.fail(&format!(
+                "{from} -> {to}: quill ended while the lock was held"
+            ));
+        }
+        if !lock_is_held(&first) {
+            child.fail(&format!(
+                "{from} -> {to}: waiting for the lock of {} without holding the lock of {}: \
+                 the locks are not taken in sorted order",
+                b.display(),
+                a.display()
+            ));
+        }
+        drop(held);
+        let t = child.wait_at_most(Duration::from_secs(30)).ok().transfer();
+        assert!(t.replaced);
+        env.assert_file(to, env.read(from));
     }
 }
