@@ -26,13 +26,37 @@ fn abs(env: &TestEnv, rels: &[&str]) -> Vec<String> {
 fn state_show_forget_clear() {
     let env = TestEnv::new();
     env.write("a.txt", "a\n");
-    env.write("b.txt", "b\n");
-    env.json(&["read", "a.txt"]).ok();
-    env.json(&["read", "b.txt"]).ok();
-    assert_eq!(baselines(&env, "default").len(), 2);
-    let st = env.json(&["state", "forget", "a.txt"]).ok().state();
+    env.write("b.txt", "bb\n");
+    env.write("c.txt", "c\n");
+    for f in ["a.txt", "b.txt", "c.txt"] {
+        env.json(&["read", f]).ok();
+    }
+    let st = env.json(&["state"]).ok().state();
+    assert_eq!(
+        (st.session.as_str(), st.action.as_str()),
+        ("default", "show")
+    );
+    let b = st
+        .files()
+        .iter()
+        .find(|f| f.path.ends_with("/b.txt"))
+        .expect("b.txt");
+    assert_eq!(b.sha256, sha256_hex(b"bb\n")[..12]);
+    assert_eq!((b.size, b.complete), (3, true));
+    assert_eq!(
+        baselines(&env, "default"),
+        abs(&env, &["a.txt", "b.txt", "c.txt"])
+    );
+    // Forgetting b.txt removes exactly its baseline: a.txt and c.txt stay.
+    let st = env.json(&["state", "forget", "b.txt"]).ok().state();
     assert_eq!(st.forgotten, Some(true));
-    assert_eq!(baselines(&env, "default").len(), 1);
+    assert_eq!(baselines(&env, "default"), abs(&env, &["a.txt", "c.txt"]));
+    // b.txt is unread again, a.txt still read.
+    env.json(&["write", "b.txt", "--content", "x"])
+        .err("not_read", 3);
+    env.json(&["write", "a.txt", "--content", "x"]).ok();
+    let st = env.json(&["state", "forget", "b.txt"]).ok().state();
+    assert_eq!(st.forgotten, Some(false), "nothing left to forget");
     env.json(&["state", "clear"]).ok();
     assert_eq!(baselines(&env, "default"), Vec::<String>::new());
 }

@@ -437,7 +437,7 @@ fn a_512_mib_copy_runs_in_bounded_memory_with_json_progress() {
     assert_eq!(t.bytes, 512 * MIB);
     eprintln!("peak RSS of a 512 MiB copy: {peak_kib} KiB");
     out.check(
-        peak_kib > 0 && peak_kib < 32 * 1024,
+        peak_kib > 0 && peak_kib < 16 * 1024,
         format!("peak RSS {peak_kib} KiB"),
     );
     let events: Vec<Progress> = out

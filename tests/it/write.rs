@@ -339,7 +339,14 @@ fn text_mode_prints_the_diff_and_a_summary() {
     let env = TestEnv::new();
     env.text(&["write", "n.txt", "--content", "hello\n"])
         .ok()
-        .stdout_has("+hello");
+        .assert_stdout("@@ -0,0 +1,1 @@\n+hello\ncreated n.txt: 6 bytes, +1 -0 lines\n")
+        .assert_stderr("");
+    env.assert_file("n.txt", "hello\n");
+    env.text(&["write", "n.txt", "--content", "hello\nworld\n"])
+        .ok()
+        .assert_stdout("@@ -1,1 +1,2 @@\n hello\n+world\nwrote n.txt: 12 bytes, +1 -0 lines\n")
+        .assert_stderr("");
+    env.assert_file("n.txt", "hello\nworld\n");
 }
 
 #[test]
