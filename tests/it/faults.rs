@@ -8,6 +8,7 @@
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::process::Command;
 use std::thread;
 use std::time::Duration;
@@ -215,4 +216,210 @@ fn a_read_only_directory_is_permission_denied() {
     env.assert_file("ro/f.txt", "old\n");
     as_nobody(&["edit", "f.txt", "--old", "old", "--new", "new"]).err("permission_denied", 4);
     env.assert_file("ro/f.txt", "old\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// Durability of a publication, read from strace
+
+/// One system call of an `strace -f -y` trace: the name, the arguments, the return value.
+#[derive(Debug)]
+struct Call {
+    name: String,
+    args: String,
+    ret: String,
+}
+
+impl Call {
+    /// The quoted strings among the arguments (paths; `-s 4096` keeps them whole).
+    fn strings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = self.args.chars();
+        while let Some(c) = chars.next() {
+            if c != '"' {
+                continue;
+            }
+            let mut s = String::new();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => s.extend(chars.next()),
+                    '"' => break,
+                    c => s.push(c),
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// The path `-y` shows for the first fd argument (`3</some/dir>`).
+    fn fd_path(&self) -> Option<&str> {
+        let start = self.args.find('<')? + 1;
+        let end = self.args.rfind('>')?;
+        self.args.get(start..end)
+    }
+
+    fn succeeded(&self) -> bool {
+        self.ret.split_whitespace().next() == Some("0")
+    }
+}
+
+/// Parse a trace; calls another thread interrupted (`<unfinished ...>` … `<... resumed>`)
+/// are joined.
+fn parse_trace(trace: &str) -> Vec<Call> {
+    let mut pending: std::collections::HashMap<String, String> = Default::default();
+    let mut calls = Vec::new();
+    for line in trace.lines() {
+        let (pid, rest) = match line.split_once(char::is_whitespace) {
+            Some((p, r)) if p.chars().all(|c| c.is_ascii_digit()) => (p, r.trim_start()),
+            _ => ("", line),
+        };
+        let whole = if let Some(head) = rest.strip_suffix("<unfinished ...>") {
+            pending.insert(pid.to_string(), head.to_string());
+            continue;
+        } else if rest.starts_with("<... ") {
+            let Some((_, tail)) = rest.split_once("resumed>") else {
+                continue;
+            };
+            pending.remove(pid).unwrap_or_default() + tail
+        } else {
+            rest.to_string()
+        };
+        let (Some(open), Some(eq)) = (whole.find('('), whole.rfind(" = ")) else {
+            continue; // signals, exits
+        };
+        if open > eq {
+            continue;
+        }
+        let args = whole[open + 1..eq].trim_end();
+        calls.push(Call {
+            name: whole[..open].to_string(),
+            args: args.strip_suffix(')').unwrap_or(args).to_string(),
+            ret: whole[eq + 3..].trim().to_string(),
+        });
+    }
+    calls
+}
+
+/// The publication of `target` in `trace` is durable: the staged file (a quill temp file in
+/// the target's directory) is fsync'ed, then renamed (or, creating, linked) onto the target,
+/// and after that an fd on the target's directory is fsync'ed.
+fn check_publication(trace: &str, target: &Path) -> Result<(), String> {
+    let calls = parse_trace(trace);
+    let target_s = target.to_str().unwrap();
+    let dir = target.parent().unwrap().to_str().unwrap();
+    let publish = calls
+        .iter()
+        .position(|c| {
+            matches!(
+                c.name.as_str(),
+                "rename" | "renameat" | "renameat2" | "link" | "linkat"
+            ) && c.succeeded()
+                && c.strings().last().map(String::as_str) == Some(target_s)
+        })
+        .ok_or(format!("no successful rename onto {target_s}"))?;
+    let call = &calls[publish];
+    let staged = call.strings()[0].clone();
+    let staged_path = Path::new(&staged);
+    if staged_path.parent() != target.parent()
+        || !staged_path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .contains(".quill-")
+    {
+        return Err(format!(
+            "{}({}) does not publish a quill temp file of {dir}",
+            call.name, call.args
+        ));
+    }
+    let is_sync = |c: &Call| matches!(c.name.as_str(), "fsync" | "fdatasync") && c.succeeded();
+    if !calls[..publish]
+        .iter()
+        .any(|c| is_sync(c) && c.fd_path() == Some(&staged))
+    {
+        return Err(format!("{staged} is not fsync'ed before the {}", call.name));
+    }
+    if !calls[publish + 1..]
+        .iter()
+        .any(|c| is_sync(c) && c.fd_path() == Some(dir))
+    {
+        return Err(format!(
+            "no fsync of the directory {dir} after the {} of {staged}",
+            call.name
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs strace"]
+fn a_publication_fsyncs_the_file_then_renames_then_fsyncs_the_directory() {
+    require_strace();
+    let env = TestEnv::new();
+    env.write("f.txt", "one\n");
+    env.json(&["read", "f.txt"]).ok();
+    let trace = env.base.join("trace.txt");
+    let traced = |args: &[&str]| {
+        let _ = fs::remove_file(&trace);
+        let out = env
+            .cmd(["--json"])
+            .args(args)
+            .wrapped([
+                "strace",
+                "-f",
+                "-y",
+                "-qq",
+                "-s",
+                "4096",
+                "-o",
+                trace.to_str().unwrap(),
+                "-e",
+                "trace=openat,rename,renameat,renameat2,link,linkat,fsync,fdatasync",
+            ])
+            .run();
+        out.ok();
+        (out, fs::read_to_string(&trace).unwrap())
+    };
+    let cases: [(&str, &[&str]); 3] = [
+        ("f.txt", &["write", "f.txt", "--content", "two\n"]),
+        (
+            "f.txt",
+            &["edit", "f.txt", "--old", "two", "--new", "three"],
+        ),
+        (
+            "sub/new.txt",
+            &["write", "sub/new.txt", "--content", "new\n"],
+        ),
+    ];
+    for (rel, args) in cases {
+        let (out, text) = traced(args);
+        let target = env.path(rel);
+        if let Err(e) = check_publication(&text, &target) {
+            out.fail(&format!("{args:?}: {e}\ntrace:\n{text}"));
+        }
+        // The check itself can fail: without the directory fsync after the rename (drop
+        // it, or move it before the rename) the same trace is refused.
+        let dir_sync = format!("<{}>)", target.parent().unwrap().display());
+        let without: String = text
+            .lines()
+            .filter(|l| !(l.contains("fsync(") && l.contains(&dir_sync)))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(
+            check_publication(&without, &target).is_err(),
+            "the checker accepts a trace without the directory fsync:\n{without}"
+        );
+        let synced_first: String = text
+            .lines()
+            .filter(|l| l.contains("fsync(") && l.contains(&dir_sync))
+            .chain(without.lines())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(
+            check_publication(&synced_first, &target).is_err(),
+            "the checker accepts a directory fsync before the rename:\n{synced_first}"
+        );
+    }
+    env.assert_file("f.txt", "three\n");
+    env.assert_file("sub/new.txt", "new\n");
 }
