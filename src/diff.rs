@@ -1070,7 +1070,7 @@ mod tests {
 
     /// `cargo test --release -- --ignored --nocapture sixty_four` prints the time.
     #[test]
-    #[ignore]
+    #[ignore = "slow: diffs 64 MiB (CI runs it)"]
     fn sixty_four_mib_one_line_changed() {
         let mut old = Vec::with_capacity(64 << 20);
         let mut i = 0usize;

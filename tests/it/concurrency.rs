@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::thread;
 
-use crate::util::{TestEnv, run};
+use crate::util::TestEnv;
 
 const WORKERS: usize = 8;
 const CYCLES: usize = 100;
@@ -24,19 +24,33 @@ fn eight_processes_times_a_hundred_edits_lose_nothing() {
                 for i in 0..CYCLES {
                     let marker = format!("w{w}-c{i}");
                     loop {
-                        let mut c = env.command(["--json", "--session", &session]);
-                        c.args(["read", "shared.txt", "--limit", "1"]);
-                        let read = run(c, None);
+                        let read = env.json(&[
+                            "--session",
+                            &session,
+                            "read",
+                            "shared.txt",
+                            "--limit",
+                            "1",
+                        ]);
                         if read.code != 0 {
                             // The file was replaced under the read's identity check.
                             read.err("changed_during_read", 3);
                             continue;
                         }
-                        let mut c = env.command(["--json", "--session", &session]);
+                        assert_eq!(read.read().content, "# header\n");
                         let new = format!("# header\n{marker}\n");
-                        c.args(["edit", "shared.txt", "--old", "# header\n", "--new", &new]);
-                        let out = run(c, None);
+                        let out = env.json(&[
+                            "--session",
+                            &session,
+                            "edit",
+                            "shared.txt",
+                            "--old",
+                            "# header\n",
+                            "--new",
+                            &new,
+                        ]);
                         if out.code == 0 {
+                            assert_eq!(out.ok().mutation().replacements, Some(1));
                             landed.push(marker);
                             break;
                         }

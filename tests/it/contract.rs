@@ -7,13 +7,14 @@ use crate::util::*;
 fn json_envelope_on_success_and_failure() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
-    let out = env.json(&["read", "a.txt"]);
-    out.ok();
-    assert_eq!(out.j("op"), "read");
-    assert!(out.j("warnings").is_array());
-    let out = env.json(&["read", "missing.txt"]);
-    out.err("not_found", 4);
-    assert_eq!(out.j("op"), "read");
+    let r = env.json(&["read", "a.txt"]).ok().read();
+    assert_eq!((r.ok, r.op.as_str()), (true, "read"));
+    assert!(r.warnings.is_empty());
+    let f = env
+        .json(&["read", "missing.txt"])
+        .err("not_found", 4)
+        .failure();
+    assert_eq!((f.ok, f.op.as_str()), (false, "read"));
 }
 
 #[test]
@@ -21,9 +22,9 @@ fn global_options_go_before_or_after_the_subcommand() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
     let before = env.text(&["--json", "--session", "s1", "read", "a.txt"]);
+    before.ok();
     let after = env.text(&["read", "a.txt", "--session", "s1", "--json"]);
-    assert_eq!(before.code, 0);
-    assert_eq!(before.stdout, after.stdout);
+    after.ok().assert_stdout(&before.stdout);
     assert_one_json_object(&after.stdout);
 }
 
@@ -31,29 +32,25 @@ fn global_options_go_before_or_after_the_subcommand() {
 fn quill_format_env_selects_json_and_text_flag_wins() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
-    let mut c = env.command(["read", "a.txt"]);
-    c.env("QUILL_FORMAT", "json");
-    let out = run(c, None);
-    assert_one_json_object(&out.stdout);
-    let mut c = env.command(["read", "a.txt", "--text"]);
-    c.env("QUILL_FORMAT", "json");
-    let out = run(c, None);
-    assert!(out.stdout.starts_with("     1\tx"), "{}", out.stdout);
+    let out = env.cmd(["read", "a.txt"]).env("QUILL_FORMAT", "json").run();
+    assert_eq!(out.ok().read().content, "x\n");
+    env.cmd(["read", "a.txt", "--text"])
+        .env("QUILL_FORMAT", "json")
+        .run()
+        .ok()
+        .assert_stdout("     1\tx\n");
 }
 
 #[test]
 fn usage_errors_exit_2_and_are_json_when_asked() {
     let env = TestEnv::new();
-    let out = env.json(&["read"]);
-    out.err("usage", 2);
-    assert_eq!(out.j("op"), "read");
-    let out = env.json(&["read", "a.txt", "--offset", "x"]);
-    out.err("usage", 2);
-    let out = env.text(&["frobnicate"]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("frobnicate"));
-    let out = env.json(&["read", "a.txt", "--offset", "0"]);
-    out.err("invalid_argument", 2);
+    let f = env.json(&["read"]).err("usage", 2).failure();
+    assert_eq!(f.op, "read");
+    env.json(&["read", "a.txt", "--offset", "x"])
+        .err("usage", 2);
+    env.text(&["frobnicate"]).exit(2).stderr_has("frobnicate");
+    env.json(&["read", "a.txt", "--offset", "0"])
+        .err("invalid_argument", 2);
 }
 
 #[test]
@@ -62,42 +59,39 @@ fn help_and_version_exit_0_with_examples() {
     for cmd in [
         "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
     ] {
-        let out = env.text(&[cmd, "--help"]);
-        assert_eq!(out.code, 0, "{cmd}");
-        assert!(
-            out.stdout.contains("Examples:"),
-            "{cmd} --help has examples"
-        );
+        env.text(&[cmd, "--help"]).ok().stdout_has("Examples:");
     }
     let out = env.text(&["--version"]);
-    assert_eq!(out.code, 0);
-    assert!(out.stdout.starts_with("quill "));
+    out.ok()
+        .check(out.stdout.starts_with("quill "), "a version line");
 }
 
 #[test]
 fn errors_in_text_mode_go_to_stderr_with_a_hint() {
     let env = TestEnv::new();
     env.write("main.rs", "fn main() {}\n");
-    let out = env.text(&["read", "mian.rs"]);
-    assert_eq!(out.code, 4);
-    assert!(out.stdout.is_empty());
-    assert!(out.stderr.contains("quill: error:"), "{}", out.stderr);
-    assert!(out.stderr.contains("did you mean"), "{}", out.stderr);
-    assert!(out.stderr.contains("main.rs"), "{}", out.stderr);
+    env.text(&["read", "mian.rs"])
+        .exit(4)
+        .assert_stdout("")
+        .stderr_has("quill: error:")
+        .stderr_has("did you mean")
+        .stderr_has("main.rs");
 }
 
 #[test]
 fn color_is_off_when_piped_and_forced_by_always_even_with_no_color() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
-    let out = env.text(&["read", "a.txt"]);
-    assert!(!out.stdout.contains('\x1b'));
-    let mut c = env.command(["read", "a.txt", "--color", "always"]);
-    c.env("NO_COLOR", "1");
-    let out = run(c, None);
-    assert!(
+    env.text(&["read", "a.txt"])
+        .ok()
+        .assert_stdout("     1\tx\n");
+    let out = env
+        .cmd(["read", "a.txt", "--color", "always"])
+        .env("NO_COLOR", "1")
+        .run();
+    out.ok().check(
         out.stdout.contains('\x1b'),
-        "--color always wins over NO_COLOR"
+        "--color always wins over NO_COLOR",
     );
 }
 
@@ -106,45 +100,25 @@ fn closed_stdout_is_a_quiet_success() {
     let env = TestEnv::new();
     let big: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
     env.write("big.txt", big);
-    let mut c = env.command([
-        "read",
-        "big.txt",
-        "--limit",
-        "50000",
-        "--max-bytes",
-        "10000000",
-    ]);
-    c.stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    drop(child.stdout.take()); // like `| head` closing early
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let mut child = env
+        .cmd([
+            "read",
+            "big.txt",
+            "--limit",
+            "50000",
+            "--max-bytes",
+            "10000000",
+        ])
+        .spawn();
+    drop(child.take_stdout()); // like `| head` closing early
+    child.wait().ok().assert_stderr("");
 }
 
 #[test]
 fn usage_errors_in_json_name_what_is_missing() {
     let env = TestEnv::new();
-    let out = env.json(&["read"]);
-    out.err("usage", 2);
-    assert!(
-        out.j("error")["message"]
-            .as_str()
-            .unwrap()
-            .contains("<PATH>"),
-        "{}",
-        out.stdout
-    );
+    let f = env.json(&["read"]).err("usage", 2).failure();
+    assert!(f.error.message.contains("<PATH>"), "{}", f.error.message);
 }
 
 #[test]
@@ -161,13 +135,16 @@ fn boolean_environment_variables_take_1_and_0() {
     .enumerate()
     {
         let name = format!("x{i}.txt");
-        let mut c = env.command(["--json", "write", &name, "--content", "x"]);
-        c.env("QUILL_READ_ONLY", value);
-        let out = run(c, None);
+        let out = env
+            .cmd(["--json", "write", &name, "--content", "x"])
+            .env("QUILL_READ_ONLY", value)
+            .run();
         if refused {
             out.err("read_only", 3);
+            assert!(!env.path(&name).exists());
         } else {
             out.ok();
+            env.assert_file(&name, "x");
         }
     }
 }
@@ -176,17 +153,18 @@ fn boolean_environment_variables_take_1_and_0() {
 fn color_always_colors_errors_too() {
     let env = TestEnv::new();
     let out = env.text(&["--color", "always", "read", "missing.txt"]);
-    assert_eq!(out.code, 4);
-    assert!(out.stderr.contains('\x1b'), "{:?}", out.stderr);
+    out.exit(4)
+        .check(out.stderr.contains('\x1b'), "colored stderr");
     let out = env.text(&["read", "missing.txt"]);
-    assert!(!out.stderr.contains('\x1b'), "{:?}", out.stderr);
+    out.exit(4)
+        .check(!out.stderr.contains('\x1b'), "no color when piped");
 }
 
 #[test]
 fn empty_environment_variables_count_as_unset() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
-    let mut c = env.command(["--json", "read", "a.txt"]);
+    let mut run = env.cmd(["--json", "read", "a.txt"]);
     for var in [
         "QUILL_SESSION",
         "QUILL_ROOT",
@@ -194,9 +172,9 @@ fn empty_environment_variables_count_as_unset() {
         "QUILL_READ_ONLY",
         "QUILL_STRICT",
     ] {
-        c.env(var, "");
+        run = run.env(var, "");
     }
-    run(c, None).ok();
+    run.run().ok();
 }
 
 #[test]
@@ -211,11 +189,6 @@ fn a_deleted_current_directory_does_not_break_absolute_paths() {
         gone = gone,
         file = file
     );
-    let mut c = std::process::Command::new("sh");
-    c.args(["-c", &script])
-        .env("QUILL_STATE_DIR", &env.state)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
-    let out = run(c, None);
-    out.ok();
-    assert_eq!(out.j("content"), "x\n");
+    let r = env.program("sh").args(["-c", &script]).run().ok().read();
+    assert_eq!(r.content, "x\n");
 }

@@ -1,51 +1,56 @@
 //! `quill edit` through the binary: exact matching, ambiguity, repair reasons and `--fuzzy`,
 //! encodings and line endings kept byte for byte, multi-edit rollback, creation, caps, locks.
-//! Every successful edit's patch is applied with git and patch.
+//! Every successful edit's patch is applied (see `patching`).
 
 use std::fs;
-use std::process::{Command, Stdio};
 
 use crate::patching::assert_patch_applies;
-use crate::util::{Out, TestEnv, have, utf16le};
+use crate::util::{Mutation, TestEnv, utf16le};
 
 /// Read `rel`, edit it with `args`, expect success and `want` on disk, and check the patch.
 #[track_caller]
-fn edit_ok(env: &TestEnv, rel: &str, args: &[&str], want: &[u8]) -> Out {
+fn edit_ok(env: &TestEnv, rel: &str, args: &[&str], want: &[u8]) -> Mutation {
     let before = env.read(rel);
     env.json(&["read", rel]).ok();
     let mut full = vec!["edit", rel];
     full.extend_from_slice(args);
     let out = env.json(&full);
-    out.ok();
+    let m = out.ok().mutation();
+    env.assert_file(rel, want);
+    assert_eq!(m.bytes, want.len() as u64);
+    assert_eq!(m.sha256, crate::util::sha256_hex(want));
     assert_eq!(
-        env.read(rel),
-        want,
-        "on disk: {:?}",
-        String::from_utf8_lossy(&env.read(rel))
+        m.previous_sha256.as_deref(),
+        Some(crate::util::sha256_hex(&before).as_str())
     );
-    if out.j("patch").is_string() {
+    if m.patch.is_some() {
         assert_patch_applies(&out, Some(&before), Some(want));
+    } else {
+        assert!(m.patch_unavailable.is_some(), "no patch and no reason");
     }
-    out
+    m
 }
 
 #[test]
 fn replaces_a_unique_passage() {
     let env = TestEnv::new();
     env.write("a.rs", "fn a() {\n    let x = 1;\n}\n");
-    let out = edit_ok(
+    let m = edit_ok(
         &env,
         "a.rs",
         &["--old", "let x = 1;", "--new", "let x = 2;"],
         b"fn a() {\n    let x = 2;\n}\n",
     );
-    assert_eq!(out.j("replacements"), 1);
-    assert_eq!(out.j("matchedFuzzily"), false);
-    assert!(
-        out.j("diff")
-            .as_str()
-            .unwrap()
-            .starts_with("@@ -1,3 +1,3 @@")
+    assert_eq!(m.replacements, Some(1));
+    assert_eq!(m.matched_fuzzily, Some(false));
+    assert!(m.diff.starts_with("@@ -1,3 +1,3 @@"), "{}", m.diff);
+    assert_eq!((m.added, m.removed), (1, 1));
+    assert_eq!(
+        m.spans,
+        Some(vec![crate::util::Span {
+            start_line: 2,
+            end_line: 2
+        }])
     );
 }
 
@@ -54,11 +59,14 @@ fn ambiguous_matches_count_overlaps_and_name_lines() {
     let env = TestEnv::new();
     env.write("f.txt", "aaa\nx\naaa\n");
     env.json(&["read", "f.txt"]).ok();
-    let out = env.json(&["edit", "f.txt", "--old", "aa", "--new", "b"]);
-    out.err("edit_ambiguous", 3);
-    assert_eq!(out.json["error"]["count"], 4);
-    assert_eq!(out.json["error"]["lines"], serde_json::json!([1, 1, 3, 3]));
-    assert_eq!(env.read("f.txt"), b"aaa\nx\naaa\n");
+    let e = env
+        .json(&["edit", "f.txt", "--old", "aa", "--new", "b"])
+        .err("edit_ambiguous", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("count"), 4);
+    assert_eq!(e.field("lines"), &serde_json::json!([1, 1, 3, 3]));
+    env.assert_file("f.txt", "aaa\nx\naaa\n");
     edit_ok(
         &env,
         "f.txt",
@@ -83,13 +91,14 @@ fn expect_count_must_match() {
         "2",
     ])
     .err("edit_ambiguous", 3);
-    let out = edit_ok(
+    env.assert_file("f.txt", "x y x y x\n");
+    let m = edit_ok(
         &env,
         "f.txt",
         &["--old", "x", "--new", "z", "--expect-count", "3"],
         b"z y z y z\n",
     );
-    assert_eq!(out.j("replacements"), 3);
+    assert_eq!(m.replacements, Some(3));
 }
 
 #[test]
@@ -100,31 +109,37 @@ fn tabs_versus_spaces_is_a_whitespace_miss_and_fuzzy_keeps_the_tabs() {
     env.json(&["read", "f.rs"]).ok();
     let old = "    if x {\n        return 1;\n    }\n";
     let new = "    if x {\n        return 2;\n    }\n";
-    let out = env.json(&["edit", "f.rs", "--old", old, "--new", new]);
-    out.err("edit_no_match", 3);
-    let e = &out.json["error"];
-    assert_eq!(e["reason"], "whitespace");
-    let diff = e["difference"].as_str().unwrap();
+    let e = env
+        .json(&["edit", "f.rs", "--old", old, "--new", new])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("reason"), "whitespace");
+    let diff = e.field("difference").as_str().unwrap();
     assert!(diff.contains("tab"), "{diff}");
     assert!(diff.contains("line 2"), "{diff}");
-    assert!(e["window"]["startLine"].as_u64().unwrap() <= 2);
+    let window = e.field("window");
+    assert!(window["startLine"].as_u64().unwrap() <= 2, "{window}");
     assert!(
-        e["window"]["text"]
-            .as_str()
-            .unwrap()
-            .contains("\treturn 1;")
+        window["text"].as_str().unwrap().contains("\treturn 1;"),
+        "{window}"
     );
-    assert_eq!(env.read("f.rs"), text.as_bytes());
+    env.assert_file("f.rs", text);
 
-    let out = edit_ok(
+    let m = edit_ok(
         &env,
         "f.rs",
         &["--old", old, "--new", new, "--fuzzy"],
         b"fn f() {\n\tif x {\n\t\treturn 2;\n\t}\n}\n",
     );
-    assert_eq!(out.j("matchedFuzzily"), true);
-    assert_eq!(out.j("spans")[0]["startLine"], 2);
-    assert_eq!(out.j("spans")[0]["endLine"], 4);
+    assert_eq!(m.matched_fuzzily, Some(true));
+    assert_eq!(
+        m.spans,
+        Some(vec![crate::util::Span {
+            start_line: 2,
+            end_line: 4
+        }])
+    );
 }
 
 #[test]
@@ -132,25 +147,28 @@ fn curly_quotes_are_named_and_fuzzy_applies() {
     let env = TestEnv::new();
     env.write("q.md", "He said \u{201c}hi\u{201d} and left.\n");
     env.json(&["read", "q.md"]).ok();
-    let out = env.json(&[
-        "edit",
-        "q.md",
-        "--old",
-        "said \"hi\"",
-        "--new",
-        "said \"bye\"",
-    ]);
-    out.err("edit_no_match", 3);
-    assert_eq!(out.json["error"]["reason"], "whitespace");
-    let d = out.json["error"]["difference"].as_str().unwrap();
+    let e = env
+        .json(&[
+            "edit",
+            "q.md",
+            "--old",
+            "said \"hi\"",
+            "--new",
+            "said \"bye\"",
+        ])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("reason"), "whitespace");
+    let d = e.field("difference").as_str().unwrap();
     assert!(d.contains("quote"), "{d}");
-    let out = edit_ok(
+    let m = edit_ok(
         &env,
         "q.md",
         &["--old", "said \"hi\"", "--new", "said \"bye\"", "--fuzzy"],
         "He said \"bye\" and left.\n".as_bytes(),
     );
-    assert_eq!(out.j("matchedFuzzily"), true);
+    assert_eq!(m.matched_fuzzily, Some(true));
 }
 
 #[test]
@@ -158,18 +176,27 @@ fn similar_and_none_misses() {
     let env = TestEnv::new();
     env.write("f.txt", "alpha\nbeta gamma delta\nepsilon\n");
     env.json(&["read", "f.txt"]).ok();
-    let out = env.json(&["edit", "f.txt", "--old", "beta gamma delte", "--new", "x"]);
-    out.err("edit_no_match", 3);
-    assert_eq!(out.json["error"]["reason"], "similar");
+    let e = env
+        .json(&["edit", "f.txt", "--old", "beta gamma delte", "--new", "x"])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("reason"), "similar");
+    let window = e.field("window");
     assert!(
-        out.json["error"]["window"]["text"]
+        window["text"]
             .as_str()
             .unwrap()
-            .contains("beta gamma delta")
+            .contains("beta gamma delta"),
+        "{window}"
     );
-    let out = env.json(&["edit", "f.txt", "--old", "zzzz qqqq 12345", "--new", "x"]);
-    out.err("edit_no_match", 3);
-    assert_eq!(out.json["error"]["reason"], "none");
+    let e = env
+        .json(&["edit", "f.txt", "--old", "zzzz qqqq 12345", "--new", "x"])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("reason"), "none");
+    env.assert_file("f.txt", "alpha\nbeta gamma delta\nepsilon\n");
 }
 
 #[test]
@@ -196,14 +223,14 @@ fn latin1_bytes_elsewhere_are_kept_and_fffd_is_refused() {
     let env = TestEnv::new();
     let text = b"caf\xe9 au lait\nprice: 10\nna\xefve\n";
     env.write("l.txt", text);
-    let out = edit_ok(
+    // The hunk holds invalid UTF-8 only as context; either a patch or a stated reason
+    // (edit_ok checks that).
+    edit_ok(
         &env,
         "l.txt",
         &["--old", "price: 10", "--new", "price: 12"],
         b"caf\xe9 au lait\nprice: 12\nna\xefve\n",
     );
-    // The hunk holds invalid UTF-8 only as context; either a patch or a stated reason.
-    assert!(out.j("patch").is_string() || out.j("patchUnavailable").is_string());
     env.json(&[
         "edit",
         "l.txt",
@@ -213,20 +240,21 @@ fn latin1_bytes_elsewhere_are_kept_and_fffd_is_refused() {
         "cafe au",
     ])
     .err("encoding", 3);
-    assert_eq!(env.read("l.txt"), b"caf\xe9 au lait\nprice: 12\nna\xefve\n");
+    env.assert_file("l.txt", b"caf\xe9 au lait\nprice: 12\nna\xefve\n");
 }
 
 #[test]
 fn utf16_files_are_edited_in_utf16() {
     let env = TestEnv::new();
     env.write("u.txt", utf16le("hello\r\nworld\r\n"));
-    let out = edit_ok(
+    let m = edit_ok(
         &env,
         "u.txt",
         &["--old", "world", "--new", "wörld"],
         &utf16le("hello\r\nwörld\r\n"),
     );
-    assert!(out.j("diff").as_str().unwrap().contains("+wörld"));
+    assert!(m.diff.contains("+wörld"), "{}", m.diff);
+    assert!(m.patch_unavailable.unwrap().contains("UTF-16"));
 }
 
 #[test]
@@ -239,22 +267,25 @@ fn a_failing_edit_rolls_back_the_whole_request() {
         r#"[{"old":"one","new":"1"},{"old":"nope","new":"x"}]"#,
     )
     .unwrap();
-    let out = env.json(&["edit", "f.txt", "--edits", "edits.json"]);
-    out.err("edit_no_match", 3);
-    assert_eq!(out.json["error"]["editIndex"], 1);
-    assert_eq!(env.read("f.txt"), b"one\ntwo\nthree\n");
+    let e = env
+        .json(&["edit", "f.txt", "--edits", "edits.json"])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert_eq!(e.field("editIndex"), 1);
+    env.assert_file("f.txt", "one\ntwo\nthree\n");
     // From stdin, all of them land in one publication.
     let edits = br#"[{"old":"one","new":"1"},{"old":"three","new":"3"},{"old":"1\ntwo","new":"1\n2","replaceAll":false}]"#;
     let out = env.json_stdin(&["edit", "f.txt", "--edits", "-"], edits);
-    out.ok();
-    assert_eq!(out.j("replacements"), 3);
-    assert_eq!(env.read("f.txt"), b"1\n2\n3\n");
+    assert_eq!(out.ok().mutation().replacements, Some(3));
+    env.assert_file("f.txt", "1\n2\n3\n");
     assert_patch_applies(&out, Some(b"one\ntwo\nthree\n"), Some(b"1\n2\n3\n"));
     env.json_stdin(
         &["edit", "f.txt", "--edits", "-"],
         br#"[{"old":"1","neu":"x"}]"#,
     )
     .err("invalid_argument", 2);
+    env.assert_file("f.txt", "1\n2\n3\n");
 }
 
 #[test]
@@ -275,9 +306,10 @@ fn old_and_new_from_files() {
 fn create_with_empty_old_and_refusals() {
     let env = TestEnv::new();
     let out = env.json(&["edit", "dir/new.rs", "--old", "", "--new", "fn main() {}\n"]);
-    out.ok();
-    assert_eq!(out.j("created"), true);
-    assert_eq!(env.read("dir/new.rs"), b"fn main() {}\n");
+    let m = out.ok().mutation();
+    assert!(m.created);
+    assert_eq!(m.previous_sha256, None);
+    env.assert_file("dir/new.rs", "fn main() {}\n");
     assert_patch_applies(&out, None, Some(b"fn main() {}\n"));
     env.json(&["edit", "dir/new.rs", "--old", "", "--new", "x"])
         .err("invalid_argument", 2);
@@ -287,6 +319,8 @@ fn create_with_empty_old_and_refusals() {
         .err("not_found", 4);
     env.json(&["edit", "dir/new.rs", "--old", "main"])
         .err("usage", 2);
+    env.assert_file("dir/new.rs", "fn main() {}\n");
+    assert!(!env.path("missing.rs").exists());
 }
 
 #[test]
@@ -317,6 +351,8 @@ fn binary_and_oversized_files_are_refused() {
         "10",
     ])
     .err("file_too_large", 3);
+    env.assert_file("b.bin", b"ab\x00cd");
+    env.assert_file("big.txt", "0123456789abcdef\n");
 }
 
 #[test]
@@ -324,48 +360,24 @@ fn dry_run_shows_the_diff_and_changes_nothing() {
     let env = TestEnv::new();
     env.write("f.txt", "a\nb\n");
     env.json(&["read", "f.txt"]).ok();
-    let out = env.json(&["edit", "f.txt", "--old", "b", "--new", "c", "--dry-run"]);
-    out.ok();
-    assert!(out.j("fileAccess").is_null());
-    assert!(out.j("diff").as_str().unwrap().contains("-b\n+c\n"));
-    assert_eq!(env.read("f.txt"), b"a\nb\n");
+    let m = env
+        .json(&["edit", "f.txt", "--old", "b", "--new", "c", "--dry-run"])
+        .ok()
+        .mutation();
+    assert!(m.dry_run);
+    assert_eq!(m.file_access, None);
+    assert!(m.diff.contains("-b\n+c\n"), "{}", m.diff);
+    env.assert_file("f.txt", "a\nb\n");
 }
 
 #[test]
 fn a_held_lock_times_out() {
-    if !have("flock") {
-        eprintln!("skipping: flock (util-linux) is not installed");
-        return;
-    }
     let env = TestEnv::new();
     let p = env.write("f.txt", "a\n");
     env.json(&["read", "f.txt"]).ok();
-    let lock = env.state.join("locks").join(format!(
-        "{}.lock",
-        crate::util::sha256_hex(p.to_str().unwrap().as_bytes())
-    ));
-    let mut holder = Command::new("flock")
-        .arg("-o")
-        .arg(&lock)
-        .args(["sleep", "5"])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait until the holder has the lock.
-    for _ in 0..100 {
-        if Command::new("flock")
-            .args(["-n"])
-            .arg(&lock)
-            .arg("true")
-            .status()
-            .unwrap()
-            .success()
-        {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        } else {
-            break;
-        }
-    }
+    // Held here, in the test process: an flock(2) on the lock file quill uses for f.txt (the
+    // kernel arbitrates between open files, whichever process holds them).
+    let held = crate::util::hold_lock(&env.lock_file(&p));
     let out = env.json(&[
         "--lock-timeout",
         "0.3",
@@ -377,9 +389,9 @@ fn a_held_lock_times_out() {
         "b",
     ]);
     out.err("lock_timeout", 4);
-    assert_eq!(env.read("f.txt"), b"a\n");
-    let _ = holder.kill();
-    let _ = holder.wait();
+    env.assert_file("f.txt", "a\n");
+    drop(held);
     env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
         .ok();
+    env.assert_file("f.txt", "b\n");
 }

@@ -13,11 +13,13 @@ fn check(path: &Path, fresh: &str) {
         return;
     }
     let committed = fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{} is stale: run `QUILL_BLESS=1 cargo test --test it generated` and commit",
-        path.display()
-    );
+    if committed != fresh {
+        fail(&format!(
+            "{} is stale: run `QUILL_BLESS=1 cargo test --test it generated` and commit\n{}",
+            path.display(),
+            text_diff(&committed, fresh)
+        ));
+    }
 }
 
 #[test]
@@ -32,7 +34,7 @@ fn completions_are_fresh() {
         ("powershell", "_quill.ps1"),
     ] {
         let out = env.text(&["completions", shell]);
-        assert_eq!(out.code, 0);
+        out.ok();
         check(&root.join("completions").join(file), &out.stdout);
     }
 }
@@ -42,14 +44,13 @@ fn man_pages_are_fresh() {
     let env = TestEnv::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = env.text(&["man"]);
-    assert_eq!(out.code, 0);
-    assert!(out.stdout.contains(".TH quill"));
+    out.ok().stdout_has(".TH quill");
     check(&root.join("man/quill.1"), &out.stdout);
     for cmd in [
         "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
     ] {
         let out = env.text(&["man", cmd]);
-        assert_eq!(out.code, 0);
+        out.ok();
         check(&root.join(format!("man/quill-{cmd}.1")), &out.stdout);
     }
 }

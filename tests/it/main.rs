@@ -2,6 +2,7 @@
 //! temporary directory with a private state directory, checking the exit code, the JSON and
 //! the bytes left on disk. One module per command or concern.
 
+mod answer;
 mod util;
 
 mod concurrency;

@@ -4,7 +4,7 @@
 use std::fs;
 
 use crate::patching::assert_patch_applies;
-use crate::util::{TestEnv, exists, utf16le};
+use crate::util::{TestEnv, exists, sha256_hex, utf16le};
 
 #[test]
 fn undo_restores_the_previous_content_with_a_patch() {
@@ -15,15 +15,20 @@ fn undo_restores_the_previous_content_with_a_patch() {
         .ok();
     env.json(&["write", "f.txt", "--content", "v2\n"]).ok();
     let out = env.json(&["undo", "f.txt"]);
-    out.ok();
-    assert_eq!(env.read("f.txt"), b"v1\n");
+    let m = out.ok().mutation();
+    assert_eq!(m.op, "undo");
+    assert_eq!(m.sha256, sha256_hex(b"v1\n"));
+    assert_eq!(m.previous_sha256, Some(sha256_hex(b"v2\n")));
+    assert_eq!(m.file_access.unwrap().access, "write");
+    env.assert_file("f.txt", "v1\n");
     assert_patch_applies(&out, Some(b"v2\n"), Some(b"v1\n"));
     env.json(&["undo", "f.txt"]).ok();
-    assert_eq!(env.read("f.txt"), b"v0\n");
+    env.assert_file("f.txt", "v0\n");
     env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
     // The restored content is the baseline.
     env.json(&["edit", "f.txt", "--old", "v0", "--new", "again"])
         .ok();
+    env.assert_file("f.txt", "again\n");
 }
 
 #[test]
@@ -35,7 +40,7 @@ fn undo_never_clobbers_a_foreign_change() {
         .ok();
     fs::write(env.path("f.txt"), "theirs\n").unwrap();
     env.json(&["undo", "f.txt"]).err("stale", 3);
-    assert_eq!(env.read("f.txt"), b"theirs\n");
+    env.assert_file("f.txt", "theirs\n");
 }
 
 #[test]
@@ -56,11 +61,15 @@ fn undo_is_per_session_and_dry_run_changes_nothing() {
     .ok();
     env.json(&["--session", "B", "undo", "f.txt"])
         .err("nothing_to_undo", 3);
-    let out = env.json(&["--session", "A", "undo", "f.txt", "--dry-run"]);
-    out.ok();
-    assert_eq!(env.read("f.txt"), b"b\n");
+    let m = env
+        .json(&["--session", "A", "undo", "f.txt", "--dry-run"])
+        .ok()
+        .mutation();
+    assert!(m.dry_run);
+    assert!(m.diff.contains("-b\n+a\n"), "{}", m.diff);
+    env.assert_file("f.txt", "b\n");
     env.json(&["--session", "A", "undo", "f.txt"]).ok();
-    assert_eq!(env.read("f.txt"), b"a\n");
+    env.assert_file("f.txt", "a\n");
 }
 
 #[test]
@@ -68,15 +77,11 @@ fn undo_of_a_creation_removes_the_file() {
     let env = TestEnv::new();
     env.json(&["write", "n.txt", "--content", "new\n"]).ok();
     let out = env.json(&["undo", "n.txt"]);
-    out.ok();
-    assert_eq!(out.j("deleted"), true);
+    let m = out.ok().mutation();
+    assert_eq!(m.deleted, Some(true));
     assert!(!exists(&env.path("n.txt")));
-    assert!(
-        out.j("patch")
-            .as_str()
-            .unwrap()
-            .contains("deleted file mode")
-    );
+    let patch = m.patch.unwrap();
+    assert!(patch.contains("deleted file mode"), "{patch}");
     assert_patch_applies(&out, Some(b"new\n"), None);
     env.json(&["undo", "n.txt"]).err("nothing_to_undo", 3);
 }
@@ -86,16 +91,11 @@ fn undo_of_an_empty_created_file_gives_a_deletion_patch() {
     let env = TestEnv::new();
     env.json(&["write", "e.txt", "--content", ""]).ok();
     let out = env.json(&["undo", "e.txt"]);
-    out.ok();
+    let m = out.ok().mutation();
+    assert_eq!(m.deleted, Some(true));
     assert!(!exists(&env.path("e.txt")));
-    assert!(
-        out.j("patch")
-            .as_str()
-            .unwrap()
-            .contains("deleted file mode"),
-        "{}",
-        out.stdout
-    );
+    let patch = m.patch.unwrap();
+    assert!(patch.contains("deleted file mode"), "{patch}");
     assert_patch_applies(&out, Some(b""), None);
 }
 
@@ -117,7 +117,7 @@ fn at_most_eight_steps_and_their_blobs() {
     for _ in 0..8 {
         env.json(&["undo", "f.txt"]).ok();
     }
-    assert_eq!(env.read("f.txt"), b"2\n");
+    env.assert_file("f.txt", "2\n");
     env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
 }
 
@@ -128,20 +128,14 @@ fn undo_of_a_utf16_edit_shows_the_decoded_text() {
     env.json(&["read", "w.txt"]).ok();
     env.json(&["edit", "w.txt", "--old", "two", "--new", "three"])
         .ok();
-    assert_eq!(env.read("w.txt"), utf16le("one\r\nthree\r\n"));
-    let out = env.json(&["undo", "w.txt"]);
-    out.ok();
-    assert_eq!(env.read("w.txt"), utf16le("one\r\ntwo\r\n"));
-    let diff = out.j("diff").as_str().unwrap();
+    env.assert_file("w.txt", utf16le("one\r\nthree\r\n"));
+    let m = env.json(&["undo", "w.txt"]).ok().mutation();
+    env.assert_file("w.txt", utf16le("one\r\ntwo\r\n"));
+    let diff = m.diff.as_str();
     assert!(diff.contains("-three") && diff.contains("+two"), "{diff}");
     assert!(!diff.contains('\0'));
-    assert!(out.j("patch").is_null());
-    assert!(
-        out.j("patchUnavailable")
-            .as_str()
-            .unwrap()
-            .contains("UTF-16")
-    );
+    assert_eq!(m.patch, None);
+    assert!(m.patch_unavailable.unwrap().contains("UTF-16"));
 }
 
 #[test]
@@ -152,13 +146,7 @@ fn undo_of_a_created_script_names_its_executable_mode() {
         .ok();
     fs::set_permissions(env.path("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
     let out = env.json(&["undo", "run.sh"]);
-    out.ok();
-    assert!(
-        out.j("patch")
-            .as_str()
-            .unwrap()
-            .contains("deleted file mode 100755"),
-        "{}",
-        out.stdout
-    );
+    let patch = out.ok().mutation().patch.unwrap();
+    assert!(patch.contains("deleted file mode 100755"), "{patch}");
+    assert_patch_applies(&out, Some(b"#!/bin/sh\n"), None);
 }

@@ -5,20 +5,31 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 
 use crate::patching::assert_patch_applies;
-use crate::util::{TestEnv, exists, have, quill_temps, sha256_hex};
+use crate::util::{FileAccess, TestEnv, exists, quill_temps, sha256_hex};
 
 #[test]
 fn creates_a_file_with_its_parents_and_a_dev_null_patch() {
     let env = TestEnv::new();
     let out = env.json(&["write", "a/b/new.txt", "--content", "one\ntwo"]);
-    out.ok();
-    assert_eq!(env.read("a/b/new.txt"), b"one\ntwo");
-    assert_eq!(out.j("created"), true);
-    assert_eq!(out.j("bytes"), 7);
-    assert_eq!(out.j("sha256"), sha256_hex(b"one\ntwo").as_str());
-    assert!(out.j("previousSha256").is_null());
-    assert_eq!(out.j("fileAccess")["access"], "write");
-    let patch = out.j("patch").as_str().unwrap();
+    let m = out.ok().mutation();
+    env.assert_file("a/b/new.txt", "one\ntwo");
+    let path = env.path("a/b/new.txt").to_str().unwrap().to_string();
+    assert_eq!(m.path, path);
+    assert!(m.created);
+    assert!(!m.dry_run);
+    assert_eq!(m.bytes, 7);
+    assert_eq!(m.sha256, sha256_hex(b"one\ntwo"));
+    assert_eq!(m.previous_sha256, None);
+    assert_eq!((m.added, m.removed), (2, 0));
+    assert_eq!(
+        m.file_access,
+        Some(FileAccess {
+            path,
+            access: "write".into()
+        })
+    );
+    let patch = m.patch.unwrap();
+    let patch = patch.as_str();
     assert!(
         patch.contains("--- /dev/null\n+++ b/a/b/new.txt\n"),
         "{patch}"
@@ -32,6 +43,9 @@ fn no_parents_refuses_a_missing_directory() {
     let env = TestEnv::new();
     env.json(&["write", "x/y.txt", "--content", "a", "--no-parents"])
         .err("not_found", 4);
+    env.json(&["write", "y.txt", "--content", "a", "--no-parents"])
+        .ok();
+    env.assert_file("y.txt", "a");
     assert!(!exists(&env.path("x")));
 }
 
@@ -41,20 +55,19 @@ fn replacing_needs_a_fresh_read_and_is_byte_exact() {
     env.write("f.txt", "old\r\ncontent\n");
     env.json(&["write", "f.txt", "--content", "new"])
         .err("not_read", 3);
+    env.assert_file("f.txt", "old\r\ncontent\n");
     env.json(&["read", "f.txt"]).ok();
     let new = "tab\there  \r\nno newline";
     let out = env.json(&["write", "f.txt", "--content", new]);
-    out.ok();
-    assert_eq!(env.read("f.txt"), new.as_bytes());
-    assert_eq!(out.j("created"), false);
-    assert_eq!(
-        out.j("previousSha256"),
-        sha256_hex(b"old\r\ncontent\n").as_str()
-    );
+    let m = out.ok().mutation();
+    env.assert_file("f.txt", new);
+    assert!(!m.created);
+    assert_eq!(m.previous_sha256, Some(sha256_hex(b"old\r\ncontent\n")));
+    assert_eq!(m.sha256, sha256_hex(new.as_bytes()));
     assert_patch_applies(&out, Some(b"old\r\ncontent\n"), Some(new.as_bytes()));
     // The new content is the baseline: writing again needs no re-read.
     env.json(&["write", "f.txt", "--content", "third\n"]).ok();
-    assert_eq!(env.read("f.txt"), b"third\n");
+    env.assert_file("f.txt", "third\n");
 }
 
 #[test]
@@ -68,11 +81,12 @@ fn a_changed_byte_is_stale_a_touch_is_not() {
     drop(f);
     fs::write(&p, "v1\n").unwrap();
     env.json(&["write", "f.txt", "--content", "v2\n"]).ok();
+    env.assert_file("f.txt", "v2\n");
     // Someone else changes it: stale, and nothing is written.
     fs::write(&p, "theirs\n").unwrap();
     env.json(&["write", "f.txt", "--content", "v3\n"])
         .err("stale", 3);
-    assert_eq!(env.read("f.txt"), b"theirs\n");
+    env.assert_file("f.txt", "theirs\n");
 }
 
 #[test]
@@ -90,6 +104,7 @@ fn expect_sha256_stands_in_for_a_baseline() {
     .err("stale", 3);
     env.json(&["write", "f.txt", "--content", "x", "--expect-sha256", "zz"])
         .err("invalid_argument", 2);
+    env.assert_file("f.txt", "abc");
     env.json(&[
         "write",
         "f.txt",
@@ -99,7 +114,7 @@ fn expect_sha256_stands_in_for_a_baseline() {
         &sha256_hex(b"abc"),
     ])
     .ok();
-    assert_eq!(env.read("f.txt"), b"x");
+    env.assert_file("f.txt", "x");
 }
 
 #[test]
@@ -109,20 +124,28 @@ fn create_only_never_replaces() {
     env.json(&["read", "f.txt"]).ok();
     env.json(&["write", "f.txt", "--content", "x", "--create-only"])
         .err("create_conflict", 3);
-    assert_eq!(env.read("f.txt"), b"keep");
-    env.json(&["write", "g.txt", "--content", "x", "--create-only"])
-        .ok();
+    env.assert_file("f.txt", "keep");
+    let m = env
+        .json(&["write", "g.txt", "--content", "x", "--create-only"])
+        .ok()
+        .mutation();
+    assert!(m.created);
+    env.assert_file("g.txt", "x");
 }
 
 #[test]
 fn content_from_a_file_and_from_stdin() {
     let env = TestEnv::new();
     env.write("src.bin", b"\xff\xfe raw \x00 bytes\n");
-    env.json(&["write", "a.txt", "--from", "src.bin"]).ok();
-    assert_eq!(env.read("a.txt"), b"\xff\xfe raw \x00 bytes\n");
+    let m = env
+        .json(&["write", "a.txt", "--from", "src.bin"])
+        .ok()
+        .mutation();
+    assert_eq!(m.bytes, 15);
+    env.assert_file("a.txt", b"\xff\xfe raw \x00 bytes\n");
     let out = env.json_stdin(&["write", "b.txt"], b"from stdin\n");
     out.ok();
-    assert_eq!(env.read("b.txt"), b"from stdin\n");
+    env.assert_file("b.txt", "from stdin\n");
     assert_patch_applies(&out, None, Some(b"from stdin\n"));
 }
 
@@ -131,13 +154,19 @@ fn dry_run_writes_nothing() {
     let env = TestEnv::new();
     env.write("f.txt", "a\n");
     env.json(&["read", "f.txt"]).ok();
-    let out = env.json(&["write", "f.txt", "--content", "b\n", "--dry-run"]);
-    out.ok();
-    assert_eq!(out.j("dryRun"), true);
-    assert!(out.j("diff").as_str().unwrap().contains("+b"));
-    assert_eq!(env.read("f.txt"), b"a\n");
-    env.json(&["write", "new.txt", "--content", "b", "--dry-run"])
-        .ok();
+    let m = env
+        .json(&["write", "f.txt", "--content", "b\n", "--dry-run"])
+        .ok()
+        .mutation();
+    assert!(m.dry_run);
+    assert_eq!(m.file_access, None, "nothing written");
+    assert!(m.diff.contains("-a\n+b\n"), "{}", m.diff);
+    env.assert_file("f.txt", "a\n");
+    let m = env
+        .json(&["write", "new.txt", "--content", "b", "--dry-run"])
+        .ok()
+        .mutation();
+    assert!(m.dry_run && m.created);
     assert!(!exists(&env.path("new.txt")));
 }
 
@@ -149,6 +178,7 @@ fn permission_bits_are_kept() {
     env.json(&["read", "f.sh"]).ok();
     env.json(&["write", "f.sh", "--content", "#!/bin/sh\necho\n"])
         .ok();
+    env.assert_file("f.sh", "#!/bin/sh\necho\n");
     assert_eq!(fs::metadata(&p).unwrap().mode() & 0o7777, 0o750);
 }
 
@@ -159,16 +189,16 @@ fn a_symlinked_target_is_changed_in_place_and_the_link_kept() {
     symlink("real/target.txt", env.path("link.txt")).unwrap();
     env.json(&["read", "link.txt"]).ok();
     let out = env.json(&["write", "link.txt", "--content", "two\n"]);
-    out.ok();
+    let m = out.ok().mutation();
     assert!(
         fs::symlink_metadata(env.path("link.txt"))
             .unwrap()
             .file_type()
             .is_symlink()
     );
-    assert_eq!(fs::read(&real).unwrap(), b"two\n");
-    assert_eq!(out.j("path"), real.to_str().unwrap());
-    assert_eq!(out.j("viaSymlink"), env.path("link.txt").to_str().unwrap());
+    env.assert_file("real/target.txt", "two\n");
+    assert_eq!(m.path, real.to_str().unwrap());
+    assert_eq!(m.via_symlink.as_deref(), env.path("link.txt").to_str());
     assert_patch_applies(&out, Some(b"one\n"), Some(b"two\n"));
 }
 
@@ -178,11 +208,18 @@ fn hard_links_get_a_warning() {
     let p = env.write("a.txt", "x\n");
     fs::hard_link(&p, env.path("b.txt")).unwrap();
     env.json(&["read", "a.txt"]).ok();
-    let out = env.json(&["write", "a.txt", "--content", "y\n"]);
-    out.ok();
-    let w = out.j("warnings").to_string();
-    assert!(w.contains("other names keep the old content"), "{w}");
-    assert_eq!(env.read("b.txt"), b"x\n");
+    let m = env
+        .json(&["write", "a.txt", "--content", "y\n"])
+        .ok()
+        .mutation();
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert!(
+        m.warnings[0].contains("other names keep the old content"),
+        "{:?}",
+        m.warnings
+    );
+    env.assert_file("a.txt", "y\n");
+    env.assert_file("b.txt", "x\n");
 }
 
 #[test]
@@ -223,7 +260,7 @@ fn read_only_and_outside_root_are_refused() {
     fs::create_dir(env.path("ws")).unwrap();
     env.json(&["--root", "ws", "write", "f.txt", "--content", "b"])
         .err("outside_root", 3);
-    assert_eq!(env.read("f.txt"), b"a");
+    env.assert_file("f.txt", "a");
 }
 
 #[test]
@@ -253,7 +290,7 @@ fn sessions_are_isolated() {
         "b",
     ])
     .ok();
-    assert_eq!(env.read("f.txt"), b"b\n");
+    env.assert_file("f.txt", "b\n");
 }
 
 #[test]
@@ -272,7 +309,7 @@ fn strict_needs_a_complete_read() {
         "--strict", "edit", "f.txt", "--old", "2\n", "--new", "two\n",
     ])
     .ok();
-    assert_eq!(env.read("f.txt"), b"one\ntwo\n3\n");
+    env.assert_file("f.txt", "one\ntwo\n3\n");
 }
 
 #[test]
@@ -286,24 +323,30 @@ fn a_corrupt_state_file_authorizes_nothing() {
             fs::write(&p, "{not json").unwrap();
         }
     }
-    let out = env.json(&["edit", "f.txt", "--old", "a", "--new", "b"]);
-    out.err("not_read", 3);
-    assert_eq!(env.read("f.txt"), b"a\n");
+    env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
+        .err("not_read", 3);
+    env.assert_file("f.txt", "a\n");
     // A fresh read recovers: the corrupt file is moved aside and the session works again.
-    let out = env.json(&["read", "f.txt"]);
-    out.ok();
-    assert!(out.j("warnings")[0].as_str().unwrap().contains("corrupt"));
+    let r = env.json(&["read", "f.txt"]).ok().read();
+    assert!(r.warnings[0].contains("corrupt"), "{:?}", r.warnings);
     env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
         .ok();
-    assert_eq!(env.read("f.txt"), b"b\n");
+    env.assert_file("f.txt", "b\n");
 }
 
 #[test]
 fn text_mode_prints_the_diff_and_a_summary() {
     let env = TestEnv::new();
-    let out = env.text(&["write", "n.txt", "--content", "hello\n"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("+hello"), "{}", out.stdout);
+    env.text(&["write", "n.txt", "--content", "hello\n"])
+        .ok()
+        .assert_stdout("@@ -0,0 +1,1 @@\n+hello\ncreated n.txt: 6 bytes, +1 -0 lines\n")
+        .assert_stderr("");
+    env.assert_file("n.txt", "hello\n");
+    env.text(&["write", "n.txt", "--content", "hello\nworld\n"])
+        .ok()
+        .assert_stdout("@@ -1,1 +1,2 @@\n hello\n+world\nwrote n.txt: 12 bytes, +1 -0 lines\n")
+        .assert_stderr("");
+    env.assert_file("n.txt", "hello\nworld\n");
 }
 
 #[test]
@@ -320,43 +363,44 @@ fn a_deleted_file_is_not_recreated_over_a_version_the_caller_expected() {
     assert!(!env.path("f.txt").exists() && !env.path("g.txt").exists());
     // Forgetting the baseline says: create it anew.
     env.json(&["state", "forget", "f.txt"]).ok();
-    env.json(&["write", "f.txt", "--content", "new\n"]).ok();
+    let m = env
+        .json(&["write", "f.txt", "--content", "new\n"])
+        .ok()
+        .mutation();
+    assert!(m.created);
+    env.assert_file("f.txt", "new\n");
 }
 
 #[test]
 fn a_change_that_landed_is_reported_even_if_the_session_cannot_record_it() {
-    if !have("flock") {
-        eprintln!("skipped: flock (util-linux) is not installed");
-        return;
-    }
     let env = TestEnv::new();
     env.write("f.txt", "one\n");
     env.json(&["read", "f.txt"]).ok();
-    let lock = env.session_file("lock");
-    let mut holder = std::process::Command::new("flock")
-        .arg("-x")
-        .arg(&lock)
-        .args(["sleep", "3"])
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let out = env.json(&[
-        "--lock-timeout",
-        "0.5",
-        "write",
-        "f.txt",
-        "--content",
-        "two\n",
-    ]);
-    holder.wait().unwrap();
-    out.ok();
+    // The session's lock, held here (flock(2), as quill takes it) for the whole write.
+    let held = crate::util::hold_lock(&env.session_file("lock"));
+    let m = env
+        .json(&[
+            "--lock-timeout",
+            "0.5",
+            "write",
+            "f.txt",
+            "--content",
+            "two\n",
+        ])
+        .ok()
+        .mutation();
+    drop(held);
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
     assert!(
-        out.j("warnings")[0]
-            .as_str()
-            .unwrap()
-            .contains("could not record")
+        m.warnings[0].contains("could not record"),
+        "{:?}",
+        m.warnings
     );
-    assert_eq!(env.read("f.txt"), b"two\n");
+    env.assert_file("f.txt", "two\n");
+    // Fail closed: the next change is refused until the file is read again.
+    env.json(&["write", "f.txt", "--content", "three\n"])
+        .err("stale", 3);
+    env.assert_file("f.txt", "two\n");
 }
 
 #[test]
@@ -382,12 +426,10 @@ fn new_content_of_a_private_file_is_never_readable_by_others() {
     fs::set_permissions(env.path("secret.env"), fs::Permissions::from_mode(0o600)).unwrap();
     env.json(&["read", "secret.env"]).ok();
     let mut child = env
-        .command(["--json", "write", "secret.env"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+        .cmd(["--json", "write", "secret.env"])
+        .stdin_pipe()
+        .spawn();
+    let mut stdin = child.take_stdin();
     stdin.write_all(b"TOKEN=new\n").unwrap();
     stdin.flush().unwrap();
     // While quill waits for the rest of stdin, its temporary file exists: it must be 0600.
@@ -402,7 +444,7 @@ fn new_content_of_a_private_file_is_never_readable_by_others() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     drop(stdin);
-    assert!(child.wait().unwrap().success());
+    child.wait().ok();
     assert!(seen, "the temporary file was never seen");
     let mode = fs::metadata(env.path("secret.env"))
         .unwrap()
@@ -410,5 +452,5 @@ fn new_content_of_a_private_file_is_never_readable_by_others() {
         .mode()
         & 0o777;
     assert_eq!(mode, 0o600);
-    assert_eq!(env.read("secret.env"), b"TOKEN=new\n");
+    env.assert_file("secret.env", "TOKEN=new\n");
 }
