@@ -4,10 +4,12 @@
 //! exact uniqueness with overlapping occurrences, `replace_all`, `expect_count`, the CRLF
 //! retry for an LF `old`, the U+FFFD refusal — and byte-exactness: every byte outside the
 //! replaced spans is copied through untouched. Miss diagnosis and fuzzy (whitespace and
-//! look-alike) matching live in `repair`. This module must not do I/O, print, or panic on
+//! look-alike) matching live in `repair`, the reported reason and window in `miss` (re-exported
+//! here); `repair` never calls back into this module. This module must not do I/O, print, or panic on
 //! any input; line numbers it reports are 1-based lines of the text each edit was applied to
 //! (for a multi-edit request, the text as left by the edits before it).
 
+pub use super::miss::{MissReason, Window};
 use super::repair;
 use memchr::memmem;
 
@@ -51,38 +53,6 @@ pub struct LineSpan {
     pub end_line: usize,
 }
 
-/// Why `old` was not found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MissReason {
-    /// `old` matches once whitespace, line endings and look-alike characters are ignored.
-    Whitespace,
-    /// A passage is close but differs in content.
-    Similar,
-    /// Nothing resembles `old`.
-    None,
-}
-
-impl MissReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MissReason::Whitespace => "whitespace",
-            MissReason::Similar => "similar",
-            MissReason::None => "none",
-        }
-    }
-}
-
-/// A bounded excerpt of the file's real lines (lossy-decoded, line endings kept): at most
-/// [`WINDOW_MAX_LINES`] whole lines and [`WINDOW_MAX_BYTES`] bytes of text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Window {
-    pub start_line: usize,
-    pub end_line: usize,
-    pub text: String,
-}
-
-pub const WINDOW_MAX_LINES: usize = 16;
-pub const WINDOW_MAX_BYTES: usize = 2048;
 /// How many occurrence lines an `Ambiguous` error lists.
 pub const AMBIGUOUS_MAX_LINES: usize = 20;
 
@@ -456,6 +426,7 @@ fn to_crlf(s: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::edit::miss::{WINDOW_MAX_BYTES, WINDOW_MAX_LINES};
     use proptest::prelude::*;
 
     #[test]

@@ -8,7 +8,7 @@
 //! of candidates, so a miss in a large file stays cheap. It must not do I/O, print, or panic
 //! on any input; it never changes bytes outside the span it reports.
 
-use super::plan::{WINDOW_MAX_BYTES, WINDOW_MAX_LINES, Window};
+use super::miss::{WINDOW_MAX_BYTES, WINDOW_MAX_LINES, Window};
 use std::collections::HashMap;
 
 /// A place where `old` matches once whitespace and look-alikes are ignored.
