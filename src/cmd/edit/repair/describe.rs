@@ -1,0 +1,310 @@
+//! The one-sentence `difference` of a miss: for a whitespace match, the first line where the
+//! file and `old` differ and how (indentation, trailing whitespace, a look-alike character, a
+//! line ending, the final newline); for a similar passage, the first line whose content
+//! differs, quoted from both sides (each quote cut at 120 chars). It reads only the lines it
+//! describes and must not search the file or choose candidates.
+
+use super::lines::{
+    Cond, FLine, OldLine, body, cond_for, cond_positions, content_end, file_lines, fline_at,
+    indent_len, locate, lossy,
+};
+use super::normalize::{fold, is_ws, normalize};
+use super::{FuzzyMatch, MAX_FUZZY_LINE};
+
+const QUOTE_MAX_CHARS: usize = 120;
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("a {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn describe_ws(s: &str) -> String {
+    let tabs = s.chars().filter(|&c| c == '\t').count();
+    let spaces = s.chars().filter(|&c| c == ' ').count();
+    let nbsp = s.chars().filter(|&c| c == '\u{A0}').count();
+    let other = s.chars().count() - tabs - spaces - nbsp;
+    let mut parts = Vec::new();
+    if tabs > 0 {
+        parts.push(plural(tabs, "tab", "tabs"));
+    }
+    if spaces > 0 {
+        parts.push(plural(spaces, "space", "spaces"));
+    }
+    if nbsp > 0 {
+        parts.push(plural(nbsp, "non-breaking space", "non-breaking spaces"));
+    }
+    if other > 0 {
+        parts.push(plural(
+            other,
+            "other whitespace character",
+            "other whitespace characters",
+        ));
+    }
+    if parts.is_empty() {
+        "no indentation".into()
+    } else {
+        parts.join(" and ")
+    }
+}
+
+fn describe_trailing(s: &str) -> String {
+    match s {
+        " " => "a trailing space".into(),
+        "\t" => "a trailing tab".into(),
+        _ => format!("trailing whitespace ({})", describe_ws(s)),
+    }
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        '\'' => "a straight quote (')".into(),
+        '"' => "a straight quote (\")".into(),
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{201C}' | '\u{201D}'
+        | '\u{201E}' | '\u{201F}' => format!("a curly quote ({c})"),
+        '\u{2032}' | '\u{2033}' => format!("a prime ({c})"),
+        ' ' => "a space".into(),
+        '\u{A0}' => "a non-breaking space".into(),
+        '\u{202F}' => "a narrow non-breaking space".into(),
+        '-' => "a hyphen (-)".into(),
+        '\u{2013}' => "an en dash (–)".into(),
+        '\u{2014}' => "an em dash (—)".into(),
+        '\u{2212}' => "a minus sign (−)".into(),
+        '\u{2026}' => "an ellipsis (…)".into(),
+        '.' => "three dots (...)".into(),
+        c if is_ws(fold(c).0) => format!("a Unicode space (U+{:04X})", c as u32),
+        c => format!("{c} (U+{:04X})", c as u32),
+    }
+}
+
+/// The first look-alike difference between the file's and old's raw text of a line.
+fn char_difference(file: &str, old: &str) -> Option<(char, char)> {
+    let mut f = file.chars().peekable();
+    let mut o = old.chars().peekable();
+    loop {
+        match (f.next(), o.next()) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => return Some((a, b)),
+            _ => return None,
+        }
+    }
+}
+
+/// `(0-based focus line, sentence)` for a whitespace match.
+pub(super) fn whitespace_difference(
+    text: &[u8],
+    olds: &[OldLine<'_>],
+    m: &FuzzyMatch,
+    count: usize,
+) -> (usize, String) {
+    let eof = m.missing_final_newline;
+    let k = olds.len() - usize::from(eof);
+    let suffix = if count > 1 {
+        format!(" ({count} places match when whitespace and look-alikes are ignored)")
+    } else {
+        String::new()
+    };
+    let Some(fl) = file_lines(text, m.line_start, k) else {
+        return (
+            m.first_line,
+            format!("line {}: whitespace differs{suffix}", m.first_line + 1),
+        );
+    };
+    for (j, (o, f)) in olds.iter().zip(&fl).enumerate() {
+        let n = m.first_line + j + 1;
+        let b = body(text, f);
+        let ind = indent_len(b);
+        let cend = content_end(b).max(ind);
+        let full_start = j > 0 || m.at_line_start;
+        let trail = j + 1 < k || eof || (!o.trailing.is_empty() && !o.content.is_empty());
+        let say = |s: String| (n - 1, format!("line {n}: {s}{suffix}"));
+        if o.content.is_empty() {
+            // A blank line of old against a blank line of the file.
+            let fw = lossy(b);
+            if trail && full_start && fw != o.raw {
+                let s = if o.raw.is_empty() {
+                    format!("file has {} that old lacks", describe_trailing(&fw))
+                } else if fw.is_empty() {
+                    format!("old has {} that the file lacks", describe_trailing(o.raw))
+                } else {
+                    format!(
+                        "file has a blank line of {} where old has {}",
+                        describe_ws(&fw),
+                        describe_ws(o.raw)
+                    )
+                };
+                return say(s);
+            }
+        } else {
+            let f_indent = lossy(&b[..ind]);
+            if full_start && f_indent != o.indent {
+                return say(format!(
+                    "file has {} where old has {}",
+                    describe_ws(&f_indent),
+                    describe_ws(o.indent)
+                ));
+            }
+            let seg_start = if j == 0 {
+                m.start.saturating_sub(f.start).max(ind)
+            } else {
+                ind
+            };
+            let seg_end = if j + 1 == k && !trail {
+                m.end.saturating_sub(f.start).min(b.len())
+            } else {
+                cend
+            };
+            let seg = lossy(b.get(seg_start..seg_end.max(seg_start)).unwrap_or(&[]));
+            if let Some((fc, oc)) = char_difference(&seg, o.content) {
+                return say(format!(
+                    "file has {} where old has {}",
+                    describe_char(fc),
+                    describe_char(oc)
+                ));
+            }
+            if trail {
+                let ft = lossy(b.get(cend..).unwrap_or(&[]));
+                if ft != o.trailing {
+                    let s = if o.trailing.is_empty() {
+                        format!("file has {} that old lacks", describe_trailing(&ft))
+                    } else if ft.is_empty() {
+                        format!(
+                            "old has {} that the file lacks",
+                            describe_trailing(o.trailing)
+                        )
+                    } else {
+                        format!(
+                            "file has trailing {} where old has trailing {}",
+                            describe_ws(&ft),
+                            describe_ws(o.trailing)
+                        )
+                    };
+                    return say(s);
+                }
+            }
+        }
+        if j + 1 < k && f.cr != o.cr {
+            return say(if f.cr {
+                "file has CRLF line endings where old has LF".into()
+            } else {
+                "file has LF line endings where old has CRLF".into()
+            });
+        }
+    }
+    if eof {
+        let n = m.first_line + k;
+        return (
+            n - 1,
+            format!("line {n}: the file ends without a final newline where old has one{suffix}"),
+        );
+    }
+    (
+        m.first_line,
+        format!(
+            "line {}: old matches only when whitespace is ignored{suffix}",
+            m.first_line + 1
+        ),
+    )
+}
+
+fn quote(s: &str) -> String {
+    let mut out: String = s.chars().take(QUOTE_MAX_CHARS).collect();
+    if s.chars().nth(QUOTE_MAX_CHARS).is_some() {
+        out.push('…');
+    }
+    format!("\"{out}\"")
+}
+
+/// `(0-based focus line, sentence)` for old aligned so that its line 0 is file line `s`.
+pub(super) fn similar_difference(
+    text: &[u8],
+    olds: &[OldLine<'_>],
+    s: isize,
+    hint: (usize, usize),
+) -> (usize, String) {
+    for (j, o) in olds.iter().enumerate() {
+        let li = s + j as isize;
+        if li < 0 {
+            if o.norm.is_empty() {
+                continue;
+            }
+            return (
+                0,
+                format!(
+                    "line 1: old has {} before the file's first line",
+                    quote(o.raw)
+                ),
+            );
+        }
+        let li = li as usize;
+        // The empty "line" after a final newline is the end of the file, not a line.
+        let real = |f: &FLine| f.start < text.len() || f.start == 0 && !text.is_empty();
+        let found = locate(text, hint, li)
+            .and_then(|off| fline_at(text, off))
+            .filter(|f| real(f) || o.raw.is_empty());
+        let Some(f) = found else {
+            return (
+                li.saturating_sub(1),
+                format!(
+                    "line {}: the file ends where old continues with {}",
+                    li + 1,
+                    quote(o.raw)
+                ),
+            );
+        };
+        let b = body(text, &f);
+        let hay: Vec<char> = normalize(&b[..b.len().min(MAX_FUZZY_LINE)])
+            .iter()
+            .map(|n| n.c)
+            .collect();
+        let cond = cond_for(olds, j);
+        let same = !cond_positions(cond, &hay, &o.norm).is_empty()
+            || (o.norm.is_empty() && (hay.is_empty() || cond != Cond::Equal));
+        if !same {
+            return (
+                li,
+                format!(
+                    "line {}: file has {} where old has {}",
+                    li + 1,
+                    quote(&lossy(&b[..b.len().min(QUOTE_MAX_CHARS * 5)])),
+                    quote(o.raw)
+                ),
+            );
+        }
+    }
+    let li = s.max(0) as usize;
+    let fb = locate(text, hint, li)
+        .and_then(|off| fline_at(text, off))
+        .map(|f| {
+            let b = body(text, &f);
+            lossy(&b[..b.len().min(QUOTE_MAX_CHARS * 5)])
+        })
+        .unwrap_or_default();
+    let first = olds.first().map_or("", |o| o.raw);
+    (
+        li,
+        format!(
+            "line {}: file has {} where old has {}",
+            li + 1,
+            quote(&fb),
+            quote(first)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describing_whitespace() {
+        assert_eq!(describe_ws("\t"), "a tab");
+        assert_eq!(describe_ws("    "), "4 spaces");
+        assert_eq!(describe_ws("\t  "), "a tab and 2 spaces");
+        assert_eq!(describe_ws(""), "no indentation");
+        assert_eq!(describe_trailing(" "), "a trailing space");
+        assert_eq!(describe_trailing("  "), "trailing whitespace (2 spaces)");
+    }
+}
