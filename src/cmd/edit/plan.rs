@@ -33,9 +33,9 @@ pub struct PlanOptions {
     pub expect_count: Option<usize>,
 }
 
-/// The outcome of a successful plan.
+/// What a successful [`plan`] gives: the new body and what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub struct EditPlan {
     pub new_body: Vec<u8>,
     /// Total replacements over all edits.
     pub replacements: usize,
@@ -103,9 +103,9 @@ impl PlanError {
 /// (inserting `new` with `\r\n` too); then the U+FFFD refusal; then `repair` diagnoses
 /// the miss, and with `fuzzy` applies a unique whitespace / look-alike match, re-indented
 /// and using the region's majority line ending (ties: its first line's).
-pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<Plan, PlanError> {
+pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<EditPlan, PlanError> {
     let mut cur: Vec<u8> = body.to_vec();
-    let mut out = Plan {
+    let mut out = EditPlan {
         new_body: Vec::new(),
         replacements: 0,
         matched_fuzzily: false,
@@ -115,7 +115,7 @@ pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<Plan, Pla
         let step = plan_one(&cur, edit, opts).map_err(|e| e.at(index))?;
         cur = step.body;
         out.replacements += step.spans.len();
-        out.matched_fuzzily |= step.fuzzy;
+        out.matched_fuzzily |= step.matched_fuzzily;
         out.spans.extend(step.spans);
     }
     out.new_body = cur;
@@ -173,10 +173,11 @@ impl StepError {
     }
 }
 
+/// One edit applied: the text it leaves and the spans it replaced.
 struct Step {
     body: Vec<u8>,
     spans: Vec<LineSpan>,
-    fuzzy: bool,
+    matched_fuzzily: bool,
 }
 
 fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepError> {
@@ -196,7 +197,7 @@ fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepErr
                     start_line: 1,
                     end_line: 1,
                 }],
-                fuzzy: false,
+                matched_fuzzily: false,
             });
         }
         return Err(StepError::Invalid(
@@ -280,7 +281,7 @@ fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepErr
             Ok(Step {
                 body,
                 spans: vec![span],
-                fuzzy: true,
+                matched_fuzzily: true,
             })
         }
         repair::Diagnosis::Similar { window, difference } => Err(StepError::NoMatch {
@@ -363,7 +364,7 @@ fn exact(
     Ok(Some(Step {
         body,
         spans,
-        fuzzy: false,
+        matched_fuzzily: false,
     }))
 }
 
@@ -463,22 +464,22 @@ mod tests {
         }
     }
 
-    fn one(body: &str, old: &str, new: &str) -> Result<Plan, PlanError> {
+    fn one(body: &str, old: &str, new: &str) -> Result<EditPlan, PlanError> {
         plan(body.as_bytes(), &[ed(old, new)], &exact_opts())
     }
 
-    fn fuzzy(body: &str, old: &str, new: &str) -> Result<Plan, PlanError> {
+    fn fuzzy(body: &str, old: &str, new: &str) -> Result<EditPlan, PlanError> {
         plan(body.as_bytes(), &[ed(old, new)], &fuzzy_opts())
     }
 
-    fn body_of(r: Result<Plan, PlanError>) -> String {
+    fn body_of(r: Result<EditPlan, PlanError>) -> String {
         match r {
             Ok(p) => String::from_utf8(p.new_body).expect("utf8 in test"),
             Err(e) => panic!("expected a plan, got {e:?}"),
         }
     }
 
-    fn miss(r: Result<Plan, PlanError>) -> (MissReason, Option<Window>, String) {
+    fn miss(r: Result<EditPlan, PlanError>) -> (MissReason, Option<Window>, String) {
         match r {
             Err(PlanError::NoMatch {
                 reason,

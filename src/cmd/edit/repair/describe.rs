@@ -5,8 +5,8 @@
 //! describes and must not search the file or choose candidates.
 
 use super::lines::{
-    Cond, FLine, OldLine, body, cond_for, cond_positions, content_end, file_lines, fline_at,
-    indent_len, locate, lossy,
+    Cond, FLine, OldLine, cond_for, cond_positions, content_end, file_lines, fline_at, indent_len,
+    locate, lossy,
 };
 use super::normalize::{fold, is_ws, normalize};
 use super::{FuzzyMatch, MAX_FUZZY_LINE};
@@ -114,7 +114,7 @@ pub(super) fn whitespace_difference(
     };
     for (j, (o, f)) in olds.iter().zip(&fl).enumerate() {
         let n = m.first_line + j + 1;
-        let b = body(text, f);
+        let b = f.raw(text);
         let ind = indent_len(b);
         let cend = content_end(b).max(ind);
         let full_start = j > 0 || m.at_line_start;
@@ -217,15 +217,16 @@ fn quote(s: &str) -> String {
     format!("\"{out}\"")
 }
 
-/// `(0-based focus line, sentence)` for old aligned so that its line 0 is file line `s`.
+/// `(0-based focus line, sentence)` for old aligned so that its line 0 is file line `shift`
+/// (negative: old starts above the file).
 pub(super) fn similar_difference(
     text: &[u8],
     olds: &[OldLine<'_>],
-    s: isize,
+    shift: isize,
     hint: (usize, usize),
 ) -> (usize, String) {
     for (j, o) in olds.iter().enumerate() {
-        let li = s + j as isize;
+        let li = shift + j as isize;
         if li < 0 {
             if o.norm.is_empty() {
                 continue;
@@ -254,7 +255,7 @@ pub(super) fn similar_difference(
                 ),
             );
         };
-        let b = body(text, &f);
+        let b = f.raw(text);
         let hay: Vec<char> = normalize(&b[..b.len().min(MAX_FUZZY_LINE)])
             .iter()
             .map(|n| n.c)
@@ -274,11 +275,11 @@ pub(super) fn similar_difference(
             );
         }
     }
-    let li = s.max(0) as usize;
+    let li = shift.max(0) as usize;
     let fb = locate(text, hint, li)
         .and_then(|off| fline_at(text, off))
         .map(|f| {
-            let b = body(text, &f);
+            let b = f.raw(text);
             lossy(&b[..b.len().min(QUOTE_MAX_CHARS * 5)])
         })
         .unwrap_or_default();

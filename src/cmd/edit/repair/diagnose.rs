@@ -8,11 +8,11 @@
 
 use super::describe::{similar_difference, whitespace_difference};
 use super::lines::{
-    Cond, OldLine, body, cond_for, cond_holds_str, cond_positions, file_lines, fline_at,
-    indent_len, line_start_back, old_lines,
+    Cond, OldLine, cond_for, cond_holds_str, cond_positions, file_lines, fline_at, indent_len,
+    line_start_back, old_lines,
 };
 use super::normalize::{NChar, normalize, normalize_into};
-use super::window::window;
+use super::window::window_around;
 use super::{Diagnosis, FuzzyMatch, MAX_FUZZY_LINE};
 use std::collections::HashMap;
 
@@ -61,11 +61,11 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
         line_count += 1;
         // Giant lines (minified files) are not fuzzy candidates: they would cost memory
         // proportional to the line for a match no window could show.
-        if body(text, &l).len() > MAX_FUZZY_LINE {
+        if l.raw(text).len() > MAX_FUZZY_LINE {
             buf.clear();
             buf.push('\u{FFFD}');
         } else {
-            normalize_into(body(text, &l), &mut buf);
+            normalize_into(l.raw(text), &mut buf);
         }
         if anchor_hits.len() < MAX_ANCHOR_HITS && cond_holds_str(anchor_cond, &buf, &anchor_norm) {
             anchor_hits.push((li, start));
@@ -92,7 +92,7 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
     let matches = verify(text, &olds, anchor, &anchor_hits);
     if let Some(first) = matches.first() {
         let (focus, difference) = whitespace_difference(text, &olds, first, matches.len());
-        let window = window(
+        let window = window_around(
             text,
             (first.first_line, first.line_start),
             (first.first_line, first.first_line + k.saturating_sub(1)),
@@ -110,27 +110,27 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
     // anchor by edit distance.
     let best_vote = votes
         .iter()
-        .map(|(&s, &(n, li, off))| (n, std::cmp::Reverse(s), li, off))
+        .map(|(&shift, &(n, li, off))| (n, std::cmp::Reverse(shift), li, off))
         .max();
     let mut alignment = None;
-    if let Some((n, std::cmp::Reverse(s), li, off)) = best_vote
+    if let Some((n, std::cmp::Reverse(shift), li, off)) = best_vote
         && n * 2 >= nontrivial.max(1)
     {
-        alignment = Some((s, li, off));
+        alignment = Some((shift, li, off));
     }
     if alignment.is_none() {
         alignment =
             closest_line(text, &olds).map(|(j, li, off)| (li as isize - j as isize, li, off));
     }
-    let Some((s, hint_line, hint_off)) = alignment else {
+    let Some((shift, hint_line, hint_off)) = alignment else {
         return Diagnosis::Nothing {
             difference: "no line of old appears in the file, even ignoring whitespace".into(),
         };
     };
-    let (focus, difference) = similar_difference(text, &olds, s, (hint_line, hint_off));
-    let lo = s.max(0) as usize;
-    let hi = (s + k as isize - 1).max(0) as usize;
-    let window = window(text, (hint_line, hint_off), (lo, hi), focus, shown_lines);
+    let (focus, difference) = similar_difference(text, &olds, shift, (hint_line, hint_off));
+    let lo = shift.max(0) as usize;
+    let hi = (shift + k as isize - 1).max(0) as usize;
+    let window = window_around(text, (hint_line, hint_off), (lo, hi), focus, shown_lines);
     Diagnosis::Similar { window, difference }
 }
 
@@ -214,11 +214,11 @@ fn verify_at(
     let mut last_norm = Vec::new();
     let mut last_pos = 0;
     for (j, (o, f)) in olds.iter().zip(&fl).enumerate() {
-        if f.body_end - f.start > MAX_FUZZY_LINE {
+        if f.raw_end - f.start > MAX_FUZZY_LINE {
             return;
         }
         let cond = cond_of(j);
-        let norm = normalize(body(text, f));
+        let norm = normalize(f.raw(text));
         let hay: Vec<char> = norm.iter().map(|n| n.c).collect();
         let pos = if o.norm.is_empty() {
             // An empty needle fits any line unless the line must be blank.
@@ -242,15 +242,15 @@ fn verify_at(
     }
     let o0 = &olds[0];
     let ol = &olds[k - 1];
-    let first_norm = normalize(body(text, first));
+    let first_norm = normalize(first.raw(text));
     let at_line_start = !o0.indent.is_empty() && !o0.content.is_empty();
     for &p in &first_positions {
         let start = if o0.raw.is_empty() {
-            first.body_end
+            first.raw_end
         } else if at_line_start {
             first.start
         } else {
-            first.start + char_offset(&first_norm, p, first.body_end - first.start)
+            first.start + char_offset(&first_norm, p, first.raw_end - first.start)
         };
         let last_p = if k == 1 { p } else { last_pos };
         let end = if at_eof {
@@ -258,9 +258,9 @@ fn verify_at(
         } else if k > 1 && ol.raw.is_empty() {
             last.start
         } else if !ol.trailing.is_empty() && !ol.content.is_empty() {
-            last.body_end
+            last.raw_end
         } else if ol.content.is_empty() {
-            last.start + indent_len(body(text, last))
+            last.start + indent_len(last.raw(text))
         } else {
             let end_char = last_p + ol.norm.len();
             let rel = end_char
@@ -284,10 +284,10 @@ fn verify_at(
 }
 
 /// Byte offset (within the line) of normalized char `p`, or the content end past the last.
-fn char_offset(norm: &[NChar], p: usize, body_len: usize) -> usize {
+fn char_offset(norm: &[NChar], p: usize, raw_len: usize) -> usize {
     match norm.get(p) {
         Some(n) => n.start,
-        None => norm.last().map_or(body_len, |n| n.end),
+        None => norm.last().map_or(raw_len, |n| n.end),
     }
 }
 
@@ -316,7 +316,7 @@ fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usiz
         let Some(l) = fline_at(text, start) else {
             break;
         };
-        let b = body(text, &l);
+        let b = l.raw(text);
         if b.len() <= MAX_FUZZY_LINE {
             normalize_into(b, &mut buf);
         } else {
@@ -351,7 +351,7 @@ fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usiz
         let Some(l) = fline_at(text, off) else {
             continue;
         };
-        let hay: Vec<char> = normalize(body(text, &l))
+        let hay: Vec<char> = normalize(l.raw(text))
             .iter()
             .map(|n| n.c)
             .take(1000)

@@ -8,6 +8,7 @@ use super::normalize::{fold, for_each_char, is_ws, normalize};
 
 /// One line of `old`, split into raw parts.
 pub(super) struct OldLine<'a> {
+    /// The line without its `\n` / `\r\n`.
     pub(super) raw: &'a str,
     pub(super) cr: bool,
     pub(super) indent: &'a str,
@@ -23,10 +24,10 @@ pub(super) fn old_lines(old: &str) -> Vec<OldLine<'_>> {
                 Some(r) => (r, true),
                 None => (l, false),
             };
-            let body = raw.trim_start_matches(|c| is_ws(fold(c).0));
-            let indent = &raw[..raw.len() - body.len()];
-            let content = body.trim_end_matches(|c| is_ws(fold(c).0));
-            let trailing = &body[content.len()..];
+            let unindented = raw.trim_start_matches(|c| is_ws(fold(c).0));
+            let indent = &raw[..raw.len() - unindented.len()];
+            let content = unindented.trim_end_matches(|c| is_ws(fold(c).0));
+            let trailing = &unindented[content.len()..];
             let norm = normalize(raw.as_bytes()).iter().map(|n| n.c).collect();
             OldLine {
                 raw,
@@ -119,7 +120,7 @@ pub(super) fn cond_positions(cond: Cond, hay: &[char], needle: &[char]) -> Vec<u
 pub(super) struct FLine {
     pub(super) start: usize,
     /// End of the line's text, before `\r\n` / `\n`.
-    pub(super) body_end: usize,
+    pub(super) raw_end: usize,
     pub(super) cr: bool,
     pub(super) terminated: bool,
 }
@@ -136,16 +137,21 @@ pub(super) fn fline_at(text: &[u8], start: usize) -> Option<FLine> {
     let cr = end > start && text[end - 1] == b'\r';
     Some(FLine {
         start,
-        body_end: if cr { end - 1 } else { end },
+        raw_end: if cr { end - 1 } else { end },
         cr,
         terminated,
     })
 }
 
 impl FLine {
+    /// The line's bytes without its line ending.
+    pub(super) fn raw<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        text.get(self.start..self.raw_end).unwrap_or(&[])
+    }
+
     pub(super) fn next_start(&self) -> Option<usize> {
         self.terminated
-            .then_some(self.body_end + usize::from(self.cr) + 1)
+            .then_some(self.raw_end + usize::from(self.cr) + 1)
     }
 }
 
@@ -175,11 +181,7 @@ pub(super) fn line_start_back(text: &[u8], mut start: usize, back: usize) -> Opt
     Some(start)
 }
 
-pub(super) fn body<'t>(text: &'t [u8], l: &FLine) -> &'t [u8] {
-    text.get(l.start..l.body_end).unwrap_or(&[])
-}
-
-/// End of the leading whitespace of a line body.
+/// End of the leading whitespace of a line (without its line ending).
 pub(super) fn indent_len(line: &[u8]) -> usize {
     let mut n = 0;
     let mut done = false;
@@ -193,7 +195,7 @@ pub(super) fn indent_len(line: &[u8]) -> usize {
     n
 }
 
-/// End of the text of a line body before trailing whitespace (at least `indent_len`).
+/// End of the text of a line (without its line ending) before trailing whitespace (at least `indent_len`).
 pub(super) fn content_end(line: &[u8]) -> usize {
     let n = normalize(line);
     n.last().map_or(line.len(), |c| c.end)

@@ -5,7 +5,7 @@
 //! file has none. It only builds the replacement bytes; where they go is the caller's.
 
 use super::FuzzyMatch;
-use super::lines::{body, file_lines, indent_len, lossy, old_lines};
+use super::lines::{file_lines, indent_len, lossy, old_lines};
 
 /// The bytes that replace `text[m.start..m.end]`: `new` re-indented from old's indentation
 /// to the file's, with the file's line ending in that region.
@@ -36,7 +36,7 @@ pub(crate) fn render_replacement(text: &[u8], m: &FuzzyMatch, old: &str, new: &s
     let mut map: Vec<(&str, String)> = Vec::new();
     for (j, (o, f)) in olds.iter().zip(&fl).enumerate() {
         if (j > 0 || m.at_line_start) && !o.content.is_empty() {
-            let b = body(text, f);
+            let b = f.raw(text);
             let fi = lossy(&b[..indent_len(b)]);
             if !map.iter().any(|(oi, _)| *oi == o.indent) {
                 map.push((o.indent, fi));
@@ -138,7 +138,7 @@ fn gcd(a: usize, b: usize) -> usize {
 }
 
 /// The file's style, inferred from the indentation it uses where old matched.
-fn file_style(map: &[(&str, String)], old: &Style) -> Style {
+fn file_style(map: &[(&str, String)], old_style: &Style) -> Style {
     let tabs = map.iter().any(|(_, f)| f.starts_with('\t'));
     let mut widths: Vec<usize> = map
         .iter()
@@ -150,12 +150,12 @@ fn file_style(map: &[(&str, String)], old: &Style) -> Style {
     let unit = if widths.len() >= 2 {
         widths.iter().fold(0, |g, &w| gcd(g, w))
     } else if let Some((o, f)) = map.iter().find(|(o, f)| {
-        let lv = old.level(o).0;
-        old.tabs && lv > 0 && !f.contains('\t') && f.len() % lv == 0 && !f.is_empty()
+        let lv = old_style.level(o).0;
+        old_style.tabs && lv > 0 && !f.contains('\t') && f.len() % lv == 0 && !f.is_empty()
     }) {
-        f.len() / old.level(o).0.max(1)
+        f.len() / old_style.level(o).0.max(1)
     } else {
-        old.unit
+        old_style.unit
     };
     Style {
         tabs,

@@ -13,7 +13,7 @@ const WINDOW_CONTEXT: usize = 2;
 /// Whole lines around `focus` within `[range.0 - context, range.1 + context]`, at most
 /// [`WINDOW_MAX_LINES`] lines and [`WINDOW_MAX_BYTES`] bytes; `None` when even the focus
 /// line does not fit.
-pub(super) fn window(
+pub(super) fn window_around(
     text: &[u8],
     hint: (usize, usize),
     range: (usize, usize),
