@@ -195,7 +195,8 @@ pub(super) fn indent_len(line: &[u8]) -> usize {
     n
 }
 
-/// End of the text of a line (without its line ending) before trailing whitespace (at least `indent_len`).
+/// End of the text of a line (without its line ending) before trailing whitespace (at least
+/// `indent_len`).
 pub(super) fn content_end(line: &[u8]) -> usize {
     let n = normalize(line);
     n.last().map_or(line.len(), |c| c.end)
@@ -216,4 +217,178 @@ pub(super) fn locate(text: &[u8], hint: (usize, usize), target: usize) -> Option
 
 pub(super) fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts<'a>(l: &OldLine<'a>) -> (&'a str, bool, &'a str, &'a str, &'a str, String) {
+        (
+            l.raw,
+            l.cr,
+            l.indent,
+            l.content,
+            l.trailing,
+            l.norm.iter().collect(),
+        )
+    }
+
+    #[test]
+    fn old_lines_split_into_indent_content_trailing_and_cr() {
+        let lines = old_lines("  \tfoo  bar \r\n\u{A0}x\u{2003}\n\n   ");
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            parts(&lines[0]),
+            (
+                "  \tfoo  bar ",
+                true,
+                "  \t",
+                "foo  bar",
+                " ",
+                "foo  bar".into()
+            )
+        );
+        // Unicode spaces are indentation and trailing whitespace too.
+        assert_eq!(
+            parts(&lines[1]),
+            (
+                "\u{A0}x\u{2003}",
+                false,
+                "\u{A0}",
+                "x",
+                "\u{2003}",
+                "x".into()
+            )
+        );
+        assert_eq!(parts(&lines[2]), ("", false, "", "", "", String::new()));
+        // A blank line is all indentation: no content, no trailing part.
+        assert_eq!(
+            parts(&lines[3]),
+            ("   ", false, "   ", "", "", String::new())
+        );
+        // A final newline leaves an empty last line; a lone \r is content, not an ending.
+        assert_eq!(old_lines("a\n").len(), 2);
+        assert_eq!(parts(&old_lines("a\rb")[0]).0, "a\rb");
+    }
+
+    #[test]
+    fn cond_depends_on_where_the_line_sits_in_old() {
+        let cond = |old: &str, j: usize| cond_for(&old_lines(old), j);
+        // A single line: indentation pins its start, trailing whitespace its end.
+        assert_eq!(cond("  x  ", 0), Cond::Equal);
+        assert_eq!(cond("  x", 0), Cond::StartsWith);
+        assert_eq!(cond("x  ", 0), Cond::EndsWith);
+        assert_eq!(cond("x", 0), Cond::Contains);
+        // First of several lines: it runs to the end of its line.
+        assert_eq!(cond("  x\ny", 0), Cond::Equal);
+        assert_eq!(cond("x\ny", 0), Cond::EndsWith);
+        // Last of several: it starts its line.
+        assert_eq!(cond("x\ny ", 1), Cond::Equal);
+        assert_eq!(cond("x\ny", 1), Cond::StartsWith);
+        // Middle lines are whole lines.
+        assert_eq!(cond("x\ny\nz", 1), Cond::Equal);
+        // Whitespace alone does not pin anything; past the end is Equal.
+        assert_eq!(cond("   ", 0), Cond::Contains);
+        assert_eq!(cond("x", 5), Cond::Equal);
+    }
+
+    #[test]
+    fn cond_positions_and_cond_holds_str() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        let hay = c("abab");
+        assert_eq!(cond_positions(Cond::Contains, &hay, &c("ab")), vec![0, 2]);
+        // Overlapping occurrences all count.
+        assert_eq!(
+            cond_positions(Cond::Contains, &c("aaaa"), &c("aa")),
+            vec![0, 1, 2]
+        );
+        assert_eq!(cond_positions(Cond::StartsWith, &hay, &c("ab")), vec![0]);
+        assert_eq!(cond_positions(Cond::EndsWith, &hay, &c("ab")), vec![2]);
+        assert_eq!(
+            cond_positions(Cond::Equal, &hay, &c("ab")),
+            Vec::<usize>::new()
+        );
+        assert_eq!(cond_positions(Cond::Equal, &hay, &hay), vec![0]);
+        assert_eq!(
+            cond_positions(Cond::EndsWith, &c("a"), &c("ab")),
+            Vec::<usize>::new()
+        );
+        // An empty needle is never "contained"; callers handle blank lines themselves.
+        assert_eq!(
+            cond_positions(Cond::Contains, &hay, &[]),
+            Vec::<usize>::new()
+        );
+        assert_eq!(
+            cond_positions(Cond::Contains, &c("a"), &c("ab")),
+            Vec::<usize>::new()
+        );
+
+        assert!(cond_holds_str(Cond::Equal, "ab", "ab"));
+        assert!(!cond_holds_str(Cond::Equal, "abc", "ab"));
+        assert!(cond_holds_str(Cond::StartsWith, "abc", "ab"));
+        assert!(!cond_holds_str(Cond::StartsWith, "cab", "ab"));
+        assert!(cond_holds_str(Cond::EndsWith, "cab", "ab"));
+        assert!(cond_holds_str(Cond::Contains, "cabc", "ab"));
+        assert!(!cond_holds_str(Cond::Contains, "a b", "ab"));
+    }
+
+    fn shape(text: &[u8], l: &FLine) -> (String, bool, bool, Option<usize>) {
+        (lossy(l.raw(text)), l.cr, l.terminated, l.next_start())
+    }
+
+    #[test]
+    fn file_lines_know_crlf_lf_and_the_unterminated_last_line() {
+        let text = b"a\r\nbb\n\r\nc";
+        let ls = file_lines(text, 0, 4).unwrap();
+        assert_eq!(shape(text, &ls[0]), ("a".into(), true, true, Some(3)));
+        assert_eq!(shape(text, &ls[1]), ("bb".into(), false, true, Some(6)));
+        // A CRLF blank line is empty, not "\r".
+        assert_eq!(shape(text, &ls[2]), ("".into(), true, true, Some(8)));
+        assert_eq!(shape(text, &ls[3]), ("c".into(), false, false, None));
+        assert_eq!((ls[0].start, ls[0].raw_end), (0, 1));
+        // The file ends first.
+        assert!(file_lines(text, 0, 5).is_none());
+        assert!(file_lines(text, 3, 3).is_some());
+        // After a final newline there is one empty, unterminated line; past the end, none.
+        let text = b"x\n";
+        assert_eq!(
+            shape(text, &fline_at(text, 2).unwrap()),
+            ("".into(), false, false, None)
+        );
+        assert!(fline_at(text, 3).is_none());
+        assert_eq!(file_lines(text, 0, 2).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn walking_lines_back_and_forth() {
+        let text = b"l0\nl1\r\nl2\n\nl4";
+        // Line starts: 0, 3, 7, 10, 11.
+        assert_eq!(line_start_back(text, 11, 0), Some(11));
+        assert_eq!(line_start_back(text, 11, 1), Some(10));
+        assert_eq!(line_start_back(text, 11, 3), Some(3));
+        assert_eq!(line_start_back(text, 11, 4), Some(0));
+        assert_eq!(line_start_back(text, 11, 5), None);
+        for (target, start) in [(0, 0), (1, 3), (2, 7), (3, 10), (4, 11)] {
+            assert_eq!(locate(text, (2, 7), target), Some(start), "line {target}");
+        }
+        assert_eq!(locate(text, (4, 11), 0), Some(0));
+        // No line 5: the last line has no newline.
+        assert_eq!(locate(text, (0, 0), 5), None);
+    }
+
+    #[test]
+    fn indentation_and_content_ends_in_bytes() {
+        let line = "\u{A0}\tx y \u{2003}".as_bytes();
+        // No-break space (2 bytes) and tab; content ends after y, before " \u{2003}".
+        assert_eq!(indent_len(line), 3);
+        assert_eq!(content_end(line), 6);
+        assert_eq!(indent_len(b"x  "), 0);
+        assert_eq!(content_end(b"x  "), 1);
+        // A blank line is all indentation.
+        assert_eq!(indent_len(b" \t "), 3);
+        assert_eq!(content_end(b" \t "), 3);
+        assert_eq!((indent_len(b""), content_end(b"")), (0, 0));
+        assert_eq!(lossy(b"a\xffb"), "a\u{FFFD}b");
+    }
 }
