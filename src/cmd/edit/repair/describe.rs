@@ -298,6 +298,7 @@ pub(super) fn similar_difference(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::edit::repair::lines::old_lines;
 
     #[test]
     fn describing_whitespace() {
@@ -307,5 +308,253 @@ mod tests {
         assert_eq!(describe_ws(""), "no indentation");
         assert_eq!(describe_trailing(" "), "a trailing space");
         assert_eq!(describe_trailing("  "), "trailing whitespace (2 spaces)");
+    }
+
+    #[test]
+    fn describing_every_kind_of_whitespace() {
+        assert_eq!(describe_ws("\t\t"), "2 tabs");
+        assert_eq!(describe_ws(" "), "a space");
+        assert_eq!(describe_ws("\u{A0}"), "a non-breaking space");
+        assert_eq!(describe_ws("\u{A0}\u{A0}"), "2 non-breaking spaces");
+        assert_eq!(describe_ws("\u{2003}"), "a other whitespace character");
+        assert_eq!(
+            describe_ws("\t \u{A0}\u{3000}\u{2009}"),
+            "a tab and a space and a non-breaking space and 2 other whitespace characters"
+        );
+        assert_eq!(describe_trailing("\t"), "a trailing tab");
+        assert_eq!(
+            describe_trailing("\t "),
+            "trailing whitespace (a tab and a space)"
+        );
+        assert_eq!(plural(1, "x", "xs"), "a x");
+        assert_eq!(plural(0, "x", "xs"), "0 xs");
+    }
+
+    #[test]
+    fn describing_lookalike_chars() {
+        let cases = [
+            ('\'', "a straight quote (')"),
+            ('"', "a straight quote (\")"),
+            ('\u{2018}', "a curly quote (\u{2018})"),
+            ('\u{201D}', "a curly quote (\u{201D})"),
+            ('\u{201E}', "a curly quote (\u{201E})"),
+            ('\u{2032}', "a prime (\u{2032})"),
+            ('\u{2033}', "a prime (\u{2033})"),
+            (' ', "a space"),
+            ('\u{A0}', "a non-breaking space"),
+            ('\u{202F}', "a narrow non-breaking space"),
+            ('\u{2009}', "a Unicode space (U+2009)"),
+            ('\u{3000}', "a Unicode space (U+3000)"),
+            ('-', "a hyphen (-)"),
+            ('\u{2013}', "an en dash (–)"),
+            ('\u{2014}', "an em dash (—)"),
+            ('\u{2212}', "a minus sign (−)"),
+            ('\u{2011}', "\u{2011} (U+2011)"),
+            ('\u{2026}', "an ellipsis (…)"),
+            ('.', "three dots (...)"),
+        ];
+        for (c, want) in cases {
+            assert_eq!(describe_char(c), want, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn first_differing_char() {
+        assert_eq!(
+            char_difference("a\u{2019}b'", "a'b\u{2019}"),
+            Some(('\u{2019}', '\''))
+        );
+        assert_eq!(char_difference("ab", "ab"), None);
+        // A difference in length is not a look-alike.
+        assert_eq!(char_difference("ab", "abc"), None);
+        assert_eq!(char_difference("", "a"), None);
+    }
+
+    #[test]
+    fn quotes_are_cut_at_120_chars() {
+        assert_eq!(QUOTE_MAX_CHARS, 120);
+        let q = quote(&"é".repeat(120));
+        assert_eq!(q, format!("\"{}\"", "é".repeat(120)));
+        let q = quote(&"é".repeat(121));
+        assert_eq!(q, format!("\"{}…\"", "é".repeat(120)));
+        assert_eq!(quote(""), "\"\"");
+    }
+
+    /// `(focus, sentence)` for the first whitespace match of `old` in `text`.
+    fn ws(text: &str, old: &str) -> (usize, String) {
+        let olds = old_lines(old);
+        match super::super::diagnose(text.as_bytes(), old) {
+            super::super::Diagnosis::Whitespace { matches, .. } => {
+                whitespace_difference(text.as_bytes(), &olds, &matches[0], matches.len())
+            }
+            _ => panic!("expected a whitespace match of {old:?} in {text:?}"),
+        }
+    }
+
+    fn say(focus: usize, s: &str) -> (usize, String) {
+        (focus, s.to_string())
+    }
+
+    #[test]
+    fn whitespace_sentences_for_indentation() {
+        assert_eq!(
+            ws("fn f() {\n\tx();\n}\n", "fn f() {\n    x();\n}"),
+            say(1, "line 2: file has a tab where old has 4 spaces")
+        );
+        assert_eq!(
+            ws("\t  x\n", "    x"),
+            say(
+                0,
+                "line 1: file has a tab and 2 spaces where old has 4 spaces"
+            )
+        );
+        assert_eq!(
+            ws("x = 1\ny\n", "  x = 1\ny"),
+            say(0, "line 1: file has no indentation where old has 2 spaces")
+        );
+        assert_eq!(
+            ws("a\n\u{A0}b\n", "a\n b"),
+            say(
+                1,
+                "line 2: file has a non-breaking space where old has a space"
+            )
+        );
+    }
+
+    #[test]
+    fn whitespace_sentences_for_trailing_whitespace() {
+        assert_eq!(
+            ws("a  \nb\n", "a\nb"),
+            say(
+                0,
+                "line 1: file has trailing whitespace (2 spaces) that old lacks"
+            )
+        );
+        assert_eq!(
+            ws("a\nb\n", "a \nb"),
+            say(0, "line 1: old has a trailing space that the file lacks")
+        );
+        assert_eq!(
+            ws("a\t\nb\n", "a \nb"),
+            say(
+                0,
+                "line 1: file has trailing a tab where old has trailing a space"
+            )
+        );
+        // Lines after the first are compared from their start, indentation included.
+        assert_eq!(
+            ws("a\n  b \n", "a\nb "),
+            say(1, "line 2: file has 2 spaces where old has no indentation")
+        );
+    }
+
+    #[test]
+    fn whitespace_sentences_for_blank_lines() {
+        assert_eq!(
+            ws("a\n  \nb\n", "a\n\nb"),
+            say(
+                1,
+                "line 2: file has trailing whitespace (2 spaces) that old lacks"
+            )
+        );
+        assert_eq!(
+            ws("a\n\nb\n", "a\n\t\nb"),
+            say(1, "line 2: old has a trailing tab that the file lacks")
+        );
+        assert_eq!(
+            ws("a\n\t\nb\n", "a\n  \nb"),
+            say(
+                1,
+                "line 2: file has a blank line of a tab where old has 2 spaces"
+            )
+        );
+    }
+
+    #[test]
+    fn whitespace_sentences_for_line_endings() {
+        assert_eq!(
+            ws("a\r\nb\n", "a\nb"),
+            say(0, "line 1: file has CRLF line endings where old has LF")
+        );
+        assert_eq!(
+            ws("x\na\nb\r\n", "a\r\nb"),
+            say(1, "line 2: file has LF line endings where old has CRLF")
+        );
+        assert_eq!(
+            ws("x\na\nb", "a\nb\n"),
+            say(
+                2,
+                "line 3: the file ends without a final newline where old has one"
+            )
+        );
+        // Indentation is reported before the line ending of the same line.
+        assert_eq!(
+            ws("\ta\r\nb\n", "    a\nb"),
+            say(0, "line 1: file has a tab where old has 4 spaces")
+        );
+    }
+
+    #[test]
+    fn whitespace_sentences_for_lookalikes_and_counts() {
+        assert_eq!(
+            ws("let x = a \u{2014} b; // c\n", "a - b"),
+            say(
+                0,
+                "line 1: file has an em dash (—) where old has a hyphen (-)"
+            )
+        );
+        assert_eq!(
+            ws("\tx = 1;\n\ty = 2;\n\tx = 1;\n", "    x = 1;"),
+            say(
+                0,
+                "line 1: file has a tab where old has 4 spaces (2 places match when whitespace \
+                 and look-alikes are ignored)"
+            )
+        );
+        // Nothing to point at: old would even match byte for byte (plan never asks then).
+        assert_eq!(
+            ws("  foo\n", "foo\n"),
+            say(0, "line 1: old matches only when whitespace is ignored")
+        );
+    }
+
+    fn sim(text: &str, old: &str, shift: isize) -> (usize, String) {
+        similar_difference(text.as_bytes(), &old_lines(old), shift, (0, 0))
+    }
+
+    #[test]
+    fn similar_sentences() {
+        assert_eq!(
+            sim("a\nb\nc\n", "a\nB\nc", 0),
+            say(1, "line 2: file has \"b\" where old has \"B\"")
+        );
+        assert_eq!(
+            sim("first\nsecond\n", "zero\nfirst", -1),
+            say(0, "line 1: old has \"zero\" before the file's first line")
+        );
+        // A blank line of old above the file is no difference.
+        assert_eq!(
+            sim("first\nsecond\n", "\nfirst\nthird", -1),
+            say(1, "line 2: file has \"second\" where old has \"third\"")
+        );
+        assert_eq!(
+            sim("a\nb\n", "a\nb\nc", 0),
+            say(1, "line 3: the file ends where old continues with \"c\"")
+        );
+        // Lines are compared as fuzzy matching would: look-alikes and indentation fold.
+        assert_eq!(
+            sim("\tsay(\u{2018}a\u{2019})\nb\n", "say('a')\nc", 0),
+            say(1, "line 2: file has \"b\" where old has \"c\"")
+        );
+        // Both sides are quoted raw and cut at 120 chars.
+        let long = "x".repeat(200);
+        let (_, s) = sim(&format!("{long}1\n"), &format!("{long}2"), 0);
+        assert_eq!(
+            s,
+            format!(
+                "line 1: file has \"{0}…\" where old has \"{0}…\"",
+                "x".repeat(120)
+            )
+        );
     }
 }
