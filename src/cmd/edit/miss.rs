@@ -35,3 +35,22 @@ pub struct Window {
 
 pub(crate) const WINDOW_MAX_LINES: usize = 16;
 pub(crate) const WINDOW_MAX_BYTES: usize = 2048;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_as_reported() {
+        // These strings are the `reason` field of the JSON error: they must not change.
+        assert_eq!(MissReason::Whitespace.as_str(), "whitespace");
+        assert_eq!(MissReason::Similar.as_str(), "similar");
+        assert_eq!(MissReason::None.as_str(), "none");
+    }
+
+    #[test]
+    fn window_caps() {
+        assert_eq!(WINDOW_MAX_LINES, 16);
+        assert_eq!(WINDOW_MAX_BYTES, 2 * 1024);
+    }
+}

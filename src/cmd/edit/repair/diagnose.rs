@@ -389,6 +389,7 @@ fn substring_distance(needle: &[char], hay: &[char]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn substring_edit_distance() {
@@ -418,6 +419,155 @@ mod tests {
     fn only_whitespace_old_is_nothing() {
         assert!(matches!(
             diagnose(b"a\n", "  \n\t"),
+            Diagnosis::Nothing { .. }
+        ));
+    }
+
+    proptest! {
+        /// Edit distance to the best substring is plain Levenshtein (strsim's) against the
+        /// closest of all substrings, computed in one pass.
+        #[test]
+        fn substring_distance_is_levenshtein_to_the_closest_substring(
+            needle in prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c']), 0..7),
+            hay in prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c', 'd']), 0..9),
+        ) {
+            let mut best = needle.len();
+            for i in 0..=hay.len() {
+                for j in i..=hay.len() {
+                    best = best.min(strsim::generic_levenshtein(&needle, &hay[i..j].to_vec()));
+                }
+            }
+            prop_assert_eq!(substring_distance(&needle, &hay), best);
+        }
+    }
+
+    fn whitespace_matches(text: &str, old: &str) -> Vec<FuzzyMatch> {
+        match diagnose(text.as_bytes(), old) {
+            Diagnosis::Whitespace { matches, .. } => matches,
+            _ => panic!("expected a whitespace match of {old:?} in {text:?}"),
+        }
+    }
+
+    fn fm(
+        (start, end): (usize, usize),
+        (first_line, line_start): (usize, usize),
+        at_line_start: bool,
+        missing_final_newline: bool,
+    ) -> FuzzyMatch {
+        FuzzyMatch {
+            start,
+            end,
+            first_line,
+            line_start,
+            at_line_start,
+            missing_final_newline,
+        }
+    }
+
+    #[test]
+    fn whitespace_matches_cover_exactly_the_text_to_replace() {
+        // Indented old: from the start of the line, indentation included, to the end of `;`.
+        let text = "fn f() {\n\tx();\n}\n";
+        assert_eq!(
+            whitespace_matches(text, "    x();"),
+            vec![fm((9, 14), (1, 9), true, false)]
+        );
+        // A fragment inside a line: from the curly quote to the `;`, nothing else.
+        let text = "let s = \u{201C}hi\u{201D}; // x\n";
+        let m = whitespace_matches(text, "\"hi\";");
+        assert_eq!(m, vec![fm((8, 17), (0, 0), false, false)]);
+        assert_eq!(&text[8..17], "\u{201C}hi\u{201D};");
+        // Several lines with a final newline: up to the start of the line after.
+        let text = "a\n\tb\n\tc\nd\n";
+        assert_eq!(
+            whitespace_matches(text, "    b\n    c\n"),
+            vec![fm((2, 8), (1, 2), true, false)]
+        );
+        // old's final newline where the file has none: to the end of the file.
+        assert_eq!(
+            whitespace_matches("x\na\nb", "a\nb\n"),
+            vec![fm((2, 5), (1, 2), false, true)]
+        );
+        // Every place, in file order.
+        let m = whitespace_matches("\tx = 1;\n\ty = 2;\n\tx = 1;\n", "    x = 1;");
+        let firsts: Vec<usize> = m.iter().map(|m| m.first_line).collect();
+        assert_eq!(firsts, vec![0, 2]);
+    }
+
+    #[test]
+    fn a_whitespace_match_reports_its_window() {
+        let text = "a\nb\nc\n\tkey = 1;\nd\ne\nf\n";
+        match diagnose(text.as_bytes(), "    key = 1;") {
+            Diagnosis::Whitespace { window, .. } => {
+                let w = window.unwrap();
+                assert_eq!((w.start_line, w.end_line), (2, 6));
+                assert_eq!(w.text, "b\nc\n\tkey = 1;\nd\ne\n");
+            }
+            _ => panic!("expected whitespace"),
+        }
+    }
+
+    #[test]
+    fn giant_lines_are_never_candidates() {
+        let line = |len: usize| format!("a\n\tkey = 1;{}\n", "x".repeat(len - 9));
+        // A line of exactly MAX_FUZZY_LINE bytes is still looked at; one byte more is not.
+        assert!(matches!(
+            diagnose(line(MAX_FUZZY_LINE).as_bytes(), "    key = 1;"),
+            Diagnosis::Whitespace { .. }
+        ));
+        assert!(matches!(
+            diagnose(line(MAX_FUZZY_LINE + 1).as_bytes(), "    key = 1;"),
+            Diagnosis::Nothing { .. }
+        ));
+    }
+
+    fn similar(text: &str, old: &str) -> (Option<(usize, usize)>, String) {
+        match diagnose(text.as_bytes(), old) {
+            Diagnosis::Similar { window, difference } => {
+                (window.map(|w| (w.start_line, w.end_line)), difference)
+            }
+            _ => panic!("expected similar for {old:?}"),
+        }
+    }
+
+    #[test]
+    fn similar_follows_the_alignment_most_lines_agree_with() {
+        // Lines 11-14 hold old with one line changed; a decoy repeats one of its lines earlier.
+        let mut text: String = (1..=10).map(|i| format!("filler {i}\n")).collect();
+        text.insert_str(0, "let second = 2;\n");
+        text.push_str("let first = 1;\nlet second = 2;\nlet third = 3;\nlet fourth = 4;\n");
+        let old = "let first = 1;\nlet second = 2;\nlet THIRD = 3;\nlet fourth = 4;";
+        let (window, difference) = similar(&text, old);
+        assert_eq!(
+            difference,
+            "line 14: file has \"let third = 3;\" where old has \"let THIRD = 3;\""
+        );
+        assert_eq!(window, Some((10, 15)));
+        // Half the lines agreeing is enough.
+        let old = "let first = 1;\nlet second = 2;\nlet THIRD = 3;\nlet FOURTH = 4;";
+        assert!(similar(&text, old).1.starts_with("line 14: "));
+    }
+
+    #[test]
+    fn closest_line_needs_sixty_percent_similarity() {
+        assert_eq!(MIN_SIMILARITY, 0.6);
+        // "abc defghi" is 10 chars: 4 edits away is 60 % similar, 5 edits is not.
+        let (_, difference) = similar("x\nabc xyzwhi\ny\n", "abc defghi");
+        assert_eq!(
+            difference,
+            "line 2: file has \"abc xyzwhi\" where old has \"abc defghi\""
+        );
+        assert!(matches!(
+            diagnose(b"x\nabc xyzwvi\ny\n", "abc defghi"),
+            Diagnosis::Nothing { .. }
+        ));
+        // The closest of several candidates wins; ties go to the first.
+        let (_, difference) = similar("abc dxxxhi\nabc defgxi\nabc defgxi\n", "abc defghi");
+        assert!(difference.starts_with("line 2: "), "{difference}");
+        // Under four chars, a line of old is too short to judge by edit distance.
+        assert!(similar("ab c\n", "ab d").1.starts_with("line 1: "));
+        assert!(matches!(
+            diagnose(b"a c\n", "a d"),
             Diagnosis::Nothing { .. }
         ));
     }

@@ -56,3 +56,45 @@ pub(crate) enum Diagnosis {
 
 /// Lines longer than this are never fuzzy candidates.
 const MAX_FUZZY_LINE: usize = 256 * 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_verdict_per_kind_of_miss() {
+        let text = b"fn main() {\n\tlet x = 1;\n}\n";
+        assert!(matches!(
+            diagnose(text, "    let x = 1;"),
+            Diagnosis::Whitespace { ref matches, window: Some(_), .. } if matches.len() == 1
+        ));
+        assert!(matches!(
+            diagnose(text, "let x = 2;"),
+            Diagnosis::Similar {
+                window: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            diagnose(text, "nothing like it"),
+            Diagnosis::Nothing { .. }
+        ));
+    }
+
+    #[test]
+    fn a_rendered_match_touches_only_its_span() {
+        // Invalid bytes and odd whitespace around the match stay as they are.
+        let text = b"\xff\xfe head \t\n\tif x {\n\t\ty();\n\t}\n\x80tail\xc3";
+        let old = "    if x {\n        y();\n    }\n";
+        let Diagnosis::Whitespace { matches, .. } = diagnose(text, old) else {
+            panic!("expected a whitespace match");
+        };
+        let m = &matches[0];
+        assert_eq!((m.start, m.end), (10, 28));
+        let replacement = render_replacement(text, m, old, "    z();\n");
+        let mut out = text[..m.start].to_vec();
+        out.extend(&replacement);
+        out.extend(&text[m.end..]);
+        assert_eq!(out, b"\xff\xfe head \t\n\tz();\n\x80tail\xc3");
+    }
+}
