@@ -299,6 +299,7 @@ pub(super) fn similar_difference(
 mod tests {
     use super::*;
     use crate::cmd::edit::repair::lines::old_lines;
+    use crate::cmd::edit::repair::{Diagnosis, diagnose};
 
     #[test]
     fn describing_whitespace() {
@@ -383,8 +384,8 @@ mod tests {
     /// `(focus, sentence)` for the first whitespace match of `old` in `text`.
     fn ws(text: &str, old: &str) -> (usize, String) {
         let olds = old_lines(old);
-        match super::super::diagnose(text.as_bytes(), old) {
-            super::super::Diagnosis::Whitespace { matches, .. } => {
+        match diagnose(text.as_bytes(), old) {
+            Diagnosis::Whitespace { matches, .. } => {
                 whitespace_difference(text.as_bytes(), &olds, &matches[0], matches.len())
             }
             _ => panic!("expected a whitespace match of {old:?} in {text:?}"),
