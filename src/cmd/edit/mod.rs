@@ -5,6 +5,7 @@
 //! it through `guard`. Matching rules, miss repair and fuzzy matching live in `plan` and
 //! `repair`, which never do I/O.
 
+mod miss;
 pub mod plan;
 mod repair;
 
