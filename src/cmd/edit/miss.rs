@@ -1,39 +1,15 @@
 //! What a miss is reported as (SPEC §3.3): the reason `old` was not found and the bounded
-//! `window` of the file's real lines, with its caps. It is the vocabulary `plan` and `repair`
+//! `window` of the file's real lines (at most 16 lines and 2 KiB: the caps are here). It is the vocabulary `plan` and `repair`
 //! share, so that `plan` can depend on `repair` without `repair` depending on `plan`. It must
 //! hold data only: no matching, no I/O, and it depends on no other part of `edit`.
 
-/// Why `old` was not found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MissReason {
-    /// `old` matches once whitespace, line endings and look-alike characters are ignored.
-    Whitespace,
-    /// A passage is close but differs in content.
-    Similar,
-    /// Nothing resembles `old`.
-    None,
-}
+/// The reason and the window are reported in the error as they are: one type each, defined
+/// with the error they travel in.
+pub use crate::error::{MissReason, MissWindow};
 
-impl MissReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MissReason::Whitespace => "whitespace",
-            MissReason::Similar => "similar",
-            MissReason::None => "none",
-        }
-    }
-}
-
-/// A bounded excerpt of the file's real lines (lossy-decoded, line endings kept): at most
-/// [`WINDOW_MAX_LINES`] whole lines and [`WINDOW_MAX_BYTES`] bytes of text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Window {
-    pub start_line: usize,
-    pub end_line: usize,
-    pub text: String,
-}
-
+/// A window holds at most this many whole lines…
 pub(crate) const WINDOW_MAX_LINES: usize = 16;
+/// …and at most this many bytes of text.
 pub(crate) const WINDOW_MAX_BYTES: usize = 2048;
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::EditArgs;
-use crate::error::{Error, MissReason, MissWindow, Result};
+use crate::error::{Error, Result};
 use crate::guard::{self, Change};
 use crate::paths::{self, Resolved};
 use crate::probe::{parse_sha256, sha256_bytes};
@@ -283,29 +283,18 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
             window,
             difference,
             ..
-        } => {
-            let reason = match reason {
-                plan::MissReason::Whitespace => MissReason::Whitespace,
-                plan::MissReason::Similar => MissReason::Similar,
-                plan::MissReason::None => MissReason::None,
-            };
-            Error::EditNoMatch {
-                message: format!(
-                    "{which}`old` was not found in {} ({}): {difference}",
-                    target.display(),
-                    reason.as_str()
-                ),
-                path,
-                edit_index,
-                reason,
-                window: window.map(|w| MissWindow {
-                    start_line: w.start_line,
-                    end_line: w.end_line,
-                    text: w.text,
-                }),
-                difference,
-            }
-        }
+        } => Error::EditNoMatch {
+            message: format!(
+                "{which}`old` was not found in {} ({}): {difference}",
+                target.display(),
+                reason.as_str()
+            ),
+            path,
+            edit_index,
+            reason,
+            window,
+            difference,
+        },
         PlanError::Ambiguous {
             count,
             lines,

@@ -9,7 +9,7 @@
 //! any input; line numbers it reports are 1-based lines of the text each edit was applied to
 //! (for a multi-edit request, the text as left by the edits before it).
 
-pub use super::miss::{MissReason, Window};
+pub use super::miss::{MissReason, MissWindow};
 use super::repair;
 use memchr::memmem;
 
@@ -63,7 +63,7 @@ pub enum PlanError {
         reason: MissReason,
         /// `None` when nothing resembles `old`, or when the candidate line alone exceeds
         /// the window's byte limit.
-        window: Option<Window>,
+        window: Option<MissWindow>,
         difference: String,
     },
     Ambiguous {
@@ -126,7 +126,7 @@ pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<EditPlan,
 enum StepError {
     NoMatch {
         reason: MissReason,
-        window: Option<Window>,
+        window: Option<MissWindow>,
         difference: String,
     },
     Ambiguous {

@@ -55,7 +55,7 @@ fn body_of(r: Result<EditPlan, PlanError>) -> String {
     }
 }
 
-fn miss(r: Result<EditPlan, PlanError>) -> (MissReason, Option<Window>, String) {
+fn miss(r: Result<EditPlan, PlanError>) -> (MissReason, Option<MissWindow>, String) {
     match r {
         Err(PlanError::NoMatch {
             reason,
@@ -612,7 +612,7 @@ fn window_bounds_with_many_and_huge_lines() {
     let (_, w, _) = miss(one(&body, "    key = 1;", "z"));
     assert!(w.is_none());
 
-    // Window over many mid-sized lines stays under 2 KiB.
+    // MissWindow over many mid-sized lines stays under 2 KiB.
     let mut body = String::new();
     for i in 0..30 {
         body.push_str(&format!("\tv{i} = {};\n", "y".repeat(300)));

@@ -19,7 +19,7 @@ mod window;
 pub(crate) use diagnose::diagnose;
 pub(crate) use reindent::render_replacement;
 
-use crate::cmd::edit::miss::Window;
+use crate::cmd::edit::miss::MissWindow;
 
 /// A place where `old` matches once whitespace and look-alikes are ignored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,11 +42,11 @@ pub(crate) struct FuzzyMatch {
 pub(crate) enum Diagnosis {
     Whitespace {
         matches: Vec<FuzzyMatch>,
-        window: Option<Window>,
+        window: Option<MissWindow>,
         difference: String,
     },
     Similar {
-        window: Option<Window>,
+        window: Option<MissWindow>,
         difference: String,
     },
     Nothing {

@@ -5,7 +5,7 @@
 //! candidate, only show it.
 
 use super::lines::{fline_at, locate, lossy};
-use crate::cmd::edit::miss::{WINDOW_MAX_BYTES, WINDOW_MAX_LINES, Window};
+use crate::cmd::edit::miss::{MissWindow, WINDOW_MAX_BYTES, WINDOW_MAX_LINES};
 
 /// Lines of context kept on each side of the candidate passage.
 const WINDOW_CONTEXT: usize = 2;
@@ -19,7 +19,7 @@ pub(super) fn window_around(
     range: (usize, usize),
     focus: usize,
     shown_lines: usize,
-) -> Option<Window> {
+) -> Option<MissWindow> {
     let last = shown_lines.checked_sub(1)?;
     let lo = range.0.saturating_sub(WINDOW_CONTEXT).min(last);
     let hi = range.1.saturating_add(WINDOW_CONTEXT).min(last);
@@ -73,7 +73,7 @@ pub(super) fn window_around(
     for t in &below {
         out.push_str(t);
     }
-    Some(Window {
+    Some(MissWindow {
         start_line: a + 1,
         end_line: b + 1,
         text: out,
@@ -94,7 +94,7 @@ mod tests {
             .collect()
     }
 
-    fn lines_of(w: &Window) -> Vec<&str> {
+    fn lines_of(w: &MissWindow) -> Vec<&str> {
         w.text.split_inclusive('\n').collect()
     }
 
