@@ -4,7 +4,7 @@
 //! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
 //! the diff into a `MutationReport`. The commands only decide *what* the new content is.
 
-use std::fs::{self, File, Metadata};
+use std::fs::{self, Metadata};
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -173,10 +173,20 @@ pub fn commit(
         }
         None => staged.commit_new()?,
     };
+    warn_all(s, committed);
+    Ok(())
+}
+
+/// fsync the directory of `path` after a change in it (a removal, a rename), a failure being
+/// a warning: `publish::sync_dir` with its warnings handed to the run.
+pub fn sync_dir(s: &Settings, path: &Path) {
+    warn_all(s, publish::sync_dir(path));
+}
+
+fn warn_all(s: &Settings, committed: publish::Committed) {
     for w in committed.warnings {
         s.warn(w);
     }
-    Ok(())
 }
 
 /// Stage `bytes` next to `target` (creating parents unless `no_parents`).
@@ -193,10 +203,7 @@ pub fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
         return Ok(());
     }
     if no_parents {
-        return Err(Error::NotFound {
-            path: parent.to_path_buf(),
-            similar: paths::similar_names(parent),
-        });
+        return Err(paths::not_found(parent));
     }
     publish::create_parents(target)
 }
@@ -412,11 +419,37 @@ fn deletion_patch(patch: &str, git_mode: &str) -> String {
     out
 }
 
-/// Read a whole file named by the caller (for `--from`, `--old-file`…), streaming-safe.
-pub fn read_input(path: &Path, what: &'static str) -> Result<Vec<u8>> {
-    let mut f = File::open(path).map_err(|e| Error::io(what, path, e))?;
-    let mut v = Vec::new();
-    f.read_to_end(&mut v)
-        .map_err(|e| Error::io(what, path, e))?;
-    Ok(v)
+/// Read a whole input file the caller names (`--old-file`, `--new-file`, `--edits FILE`)
+/// through `probe::open_input`: a regular file only (a directory is `is_directory`; a FIFO,
+/// socket or device `irregular_file`, never opened) of at most `cap` bytes (`file_too_large`,
+/// also when it grows past the cap while being read). `op` names the operation in errors.
+pub fn read_input(path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
+    let file = probe::open_input(path, op, false)?;
+    let size = file.metadata().map_err(|e| Error::io(op, path, e))?.size();
+    if size > cap {
+        return Err(Error::FileTooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit: cap,
+        });
+    }
+    read_capped(file, path, op, cap)
+}
+
+/// Everything `reader` yields, refused as `file_too_large` past `cap` bytes (stdin's `--edits
+/// -` gets the same cap as a file).
+pub fn read_capped(reader: impl Read, path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(op, path, e))?;
+    if bytes.len() as u64 > cap {
+        return Err(Error::FileTooLarge {
+            path: path.to_path_buf(),
+            size: bytes.len() as u64,
+            limit: cap,
+        });
+    }
+    Ok(bytes)
 }

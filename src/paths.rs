@@ -64,19 +64,14 @@ pub fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved>
                 // A dangling link: name the missing target.
                 let missing = dangling_target(&requested);
                 check_root(root, &requested, &missing)?;
-                return Err(Error::NotFound {
-                    similar: similar_names(&missing),
-                    path: missing,
-                });
+                return Err(not_found(missing));
             }
             (resolve_missing(&requested)?, false)
         }
         Err(e) if e.raw_os_error() == Some(20) => {
-            // ENOTDIR: a parent component is a file.
-            return Err(Error::NotFound {
-                path: requested.clone(),
-                similar: Vec::new(),
-            });
+            // ENOTDIR: a parent component is a file (so no names are listed: its parent is
+            // not a directory either).
+            return Err(not_found(requested));
         }
         Err(e) => return Err(Error::io("resolve", &requested, e)),
     };
@@ -141,10 +136,8 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
     }
     let mut base = fs::canonicalize(&existing).map_err(|e| Error::io("resolve", &existing, e))?;
     if !rest.is_empty() && !base.is_dir() {
-        return Err(Error::NotFound {
-            path: path.to_path_buf(),
-            similar: Vec::new(),
-        });
+        // A component is a file: the listing of `path`'s parent fails, so no names are listed.
+        return Err(not_found(path));
     }
     // Below the first missing component nothing exists, so nothing is a link: `..` and `.`
     // fold lexically there.
@@ -188,6 +181,16 @@ pub fn display(cwd: &Path, path: &Path) -> String {
     }
 }
 
+/// The `not_found` error of `path`, listing the names in its directory that look like it.
+/// Every "does not exist" quill reports is built here.
+pub fn not_found(path: impl Into<PathBuf>) -> Error {
+    let path = path.into();
+    Error::NotFound {
+        similar: similar_names(&path),
+        path,
+    }
+}
+
 /// Up to 3 names in `path`'s directory that look like its file name.
 pub fn similar_names(path: &Path) -> Vec<String> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
@@ -202,7 +205,7 @@ pub fn similar_names(path: &Path) -> Vec<String> {
         .take(10_000)
         .filter_map(|e| {
             let candidate = e.file_name().to_string_lossy().into_owned();
-            let d = distance(&name, &candidate.to_lowercase());
+            let d = strsim::levenshtein(&name, &candidate.to_lowercase());
             let limit = (name.chars().count().max(3) / 3).max(2);
             let same_stem = stem(&candidate).eq_ignore_ascii_case(stem(&name));
             (d <= limit || same_stem).then(|| (d, dir.join(&candidate).display().to_string()))
@@ -217,23 +220,6 @@ fn stem(name: &str) -> &str {
         Some(i) if i > 0 => &name[..i],
         _ => name,
     }
-}
-
-/// Levenshtein distance over chars.
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -259,9 +245,20 @@ mod tests {
     }
 
     #[test]
-    fn levenshtein() {
-        assert_eq!(distance("main.rs", "mian.rs"), 2);
-        assert_eq!(distance("", "abc"), 3);
+    fn similar_names_by_distance_or_stem() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["main.rs", "main.c", "other.txt"] {
+            fs::write(dir.path().join(name), b"").unwrap();
+        }
+        let Error::NotFound { path, similar } = not_found(dir.path().join("mian.rs")) else {
+            panic!("not a not_found");
+        };
+        assert_eq!(path, dir.path().join("mian.rs"));
+        assert_eq!(similar, [dir.path().join("main.rs").display().to_string()]);
+        let Error::NotFound { similar, .. } = not_found(dir.path().join("main.h")) else {
+            panic!("not a not_found");
+        };
+        assert_eq!(similar.len(), 2, "{similar:?}");
     }
 
     #[test]

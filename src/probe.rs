@@ -1,12 +1,16 @@
-//! The guarded open (SPEC §1.4): check metadata first (directory → `is_directory`, FIFO,
-//! socket or device → `irregular_file`, never opened), open with `O_NONBLOCK|O_NOFOLLOW` (and,
-//! under `--root`, `openat2(RESOLVE_BENEATH)` from the root), then check that the opened file is
-//! the one that was checked. Also the stat identity used to detect a file changing under a
-//! read, and a streaming SHA-256. No policy about sessions lives here.
+//! The guarded open (SPEC §1.4), in three layers that each stand alone: the metadata gate
+//! (`regular_metadata`/`check_regular`: directory → `is_directory`, FIFO, socket or device →
+//! `irregular_file`, never opened), the open itself (`open_flagged`: `O_NONBLOCK|O_NOFOLLOW`
+//! and, under `--root`, `openat2(RESOLVE_BENEATH|NO_MAGICLINKS)` from the root), and the
+//! identity re-check (`verify_opened`: the opened file is a regular file and the very inode
+//! that was checked). `open_regular` composes them; grep uses the open layer alone; `open_input`
+//! is the same guard for files the caller names as input (links followed). Also the stat
+//! identity used to detect a file changing under a read, an EINTR-retrying read, and a
+//! streaming SHA-256. No policy about sessions lives here.
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
 use rustix::fs::{Mode, OFlags, ResolveFlags};
@@ -14,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::lock::hex;
-use crate::paths::{Root, similar_names};
+use crate::paths::{Root, not_found};
 
 /// Buffer size of streaming passes: large enough for full-speed hashing, small enough to keep
 /// peak memory far below the 16 MiB goal.
@@ -42,21 +46,19 @@ impl Identity {
     }
 }
 
-/// Metadata of an existing path (links followed), with the contract's errors for anything that
-/// is not a regular file.
+/// Layer 1, the metadata gate: metadata of an existing path (links followed), with the
+/// contract's errors for anything that is not a regular file.
 pub fn regular_metadata(path: &Path) -> Result<Metadata> {
     let meta = fs::metadata(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => Error::NotFound {
-            path: path.to_path_buf(),
-            similar: similar_names(path),
-        },
+        io::ErrorKind::NotFound => not_found(path),
         _ => Error::io("inspect", path, e),
     })?;
     check_regular(path, &meta)?;
     Ok(meta)
 }
 
-fn check_regular(path: &Path, meta: &Metadata) -> Result<()> {
+/// `is_directory` or `irregular_file` unless `meta` is a regular file's.
+pub(crate) fn check_regular(path: &Path, meta: &Metadata) -> Result<()> {
     let ft = meta.file_type();
     if ft.is_dir() {
         return Err(Error::IsDirectory {
@@ -83,73 +85,150 @@ fn check_regular(path: &Path, meta: &Metadata) -> Result<()> {
     Ok(())
 }
 
-/// Open a regular file for reading, safely. `path` must be a resolved (canonical) path.
+/// Open a regular file for reading, safely: the three layers in order. `path` must be a
+/// resolved (canonical) path.
 pub fn open_regular(root: Option<&Root>, path: &Path) -> Result<(File, Metadata)> {
     let checked = regular_metadata(path)?;
-    let file = open_nofollow(root, path)?;
+    open_checked(root, path, &checked)
+}
+
+/// Layers 2 and 3: open `path`, which passed the metadata gate as `checked`, and make sure the
+/// opened file is still that regular file (a FIFO, device or other file swapped in after the
+/// gate is refused without a read).
+pub(crate) fn open_checked(
+    root: Option<&Root>,
+    path: &Path,
+    checked: &Metadata,
+) -> Result<(File, Metadata)> {
+    let file = match root.and_then(|r| path.strip_prefix(&r.dir).ok().map(|rel| (r, rel))) {
+        Some((root, rel)) => match open_beneath(root, rel, path)? {
+            Some(file) => file,
+            // Kernels without openat2 (or seccomp filters that hide it).
+            None => open_flagged(path, false).map_err(|e| open_error(path, e))?,
+        },
+        None => open_flagged(path, false).map_err(|e| open_error(path, e))?,
+    };
     let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
-    check_regular(path, &opened)?;
+    verify_opened(path, checked, &opened)?;
+    Ok((file, opened))
+}
+
+/// Layer 3, the identity re-check: the opened file (`opened`, from its descriptor) is a regular
+/// file and the inode that passed the gate (`checked`), else `changed_during_read`.
+pub(crate) fn verify_opened(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> {
+    check_regular(path, opened)?;
     if opened.dev() != checked.dev() || opened.ino() != checked.ino() {
         return Err(Error::ChangedDuringRead {
             path: path.to_path_buf(),
         });
     }
-    Ok((file, opened))
+    Ok(())
 }
 
-fn open_nofollow(root: Option<&Root>, path: &Path) -> Result<File> {
-    let flags =
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NOCTTY;
-    if let Some((root, rel)) = root.and_then(|r| path.strip_prefix(&r.dir).ok().map(|rel| (r, rel)))
-    {
-        {
-            let dir = File::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
-            let rel = if rel.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                rel
-            };
-            match rustix::fs::openat2(
-                &dir,
-                rel,
-                flags,
-                Mode::empty(),
-                ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS,
-            ) {
-                Ok(fd) => return Ok(File::from(fd)),
-                Err(rustix::io::Errno::XDEV) => {
-                    return Err(Error::OutsideRoot {
-                        requested: path.to_path_buf(),
-                        target: path.to_path_buf(),
-                        root: root.dir.clone(),
-                    });
-                }
-                // Kernels without openat2 (or seccomp filters that hide it): fall through.
-                Err(rustix::io::Errno::NOSYS) | Err(rustix::io::Errno::PERM) => {}
-                Err(e) => return Err(open_error(path, io::Error::from(e))),
-            }
-        }
+/// The flags of every guarded open: read-only, never blocking (a FIFO or device swapped in
+/// after the walk or the gate), never becoming the controlling terminal, closed on exec and,
+/// unless `follow`, failing on a final symbolic link (`ELOOP`).
+pub(crate) fn open_flags(follow: bool) -> OFlags {
+    let mut flags = OFlags::RDONLY
+        .union(OFlags::NONBLOCK)
+        .union(OFlags::CLOEXEC)
+        .union(OFlags::NOCTTY);
+    if !follow {
+        flags.insert(OFlags::NOFOLLOW);
     }
-    fs::OpenOptions::new()
-        .read(true)
-        .custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY).bits() as i32)
-        .open(path)
-        .map_err(|e| open_error(path, e))
+    flags
+}
+
+/// Layer 2 alone: open `path` with `open_flags(follow)` — no gate before, no check after.
+/// grep opens the files of its walk with this (the walker has typed each entry already, and
+/// a stat more per file would cost it measurably).
+pub fn open_flagged(path: &Path, follow: bool) -> io::Result<File> {
+    rustix::fs::open(path, open_flags(follow), Mode::empty())
+        .map(File::from)
+        .map_err(io::Error::from)
+}
+
+/// How `openat2` resolves a path under `--root`: never above the root (`..`, absolute links,
+/// links that climb out all fail with `EXDEV`) and never through `/proc` magic links.
+pub(crate) fn resolve_flags() -> ResolveFlags {
+    ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS)
+}
+
+/// Layer 2 under a root: `openat2` of `rel` from the root directory. `None` when the kernel
+/// has no `openat2` (the caller then opens by path, the resolution having been checked).
+pub(crate) fn open_beneath(root: &Root, rel: &Path, path: &Path) -> Result<Option<File>> {
+    let dir = File::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
+    let rel = if rel.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        rel
+    };
+    match rustix::fs::openat2(&dir, rel, open_flags(false), Mode::empty(), resolve_flags()) {
+        Ok(fd) => Ok(Some(File::from(fd))),
+        Err(rustix::io::Errno::XDEV) => Err(Error::OutsideRoot {
+            requested: path.to_path_buf(),
+            target: path.to_path_buf(),
+            root: root.dir.clone(),
+        }),
+        Err(rustix::io::Errno::NOSYS) | Err(rustix::io::Errno::PERM) => Ok(None),
+        Err(e) => Err(open_error(path, io::Error::from(e))),
+    }
 }
 
 fn open_error(path: &Path, e: io::Error) -> Error {
     // ELOOP with O_NOFOLLOW: the final component became a link after resolution.
-    if e.raw_os_error() == Some(40) {
+    if e.raw_os_error() == Some(libc::ELOOP) {
         return Error::ChangedDuringRead {
             path: path.to_path_buf(),
         };
     }
     match e.kind() {
-        io::ErrorKind::NotFound => Error::NotFound {
-            path: path.to_path_buf(),
-            similar: similar_names(path),
-        },
+        io::ErrorKind::NotFound => not_found(path),
         _ => Error::io("open", path, e),
+    }
+}
+
+/// Open a file the caller names as input (`--old-file`, `--edits FILE`, `write --from`):
+/// the same three layers, following links (the caller chose the name, it is not a target).
+/// With `allow_fifo`, a FIFO or pipe the caller named (`--from <(cmd)`, `/dev/stdin`) is opened
+/// too — blocking, as a reader of a pipe must, so its writer's data is not mistaken for an
+/// empty file. Devices, sockets and directories are refused without being opened.
+/// `op` names the operation in an error ("read the edits from").
+pub(crate) fn open_input(path: &Path, op: &'static str, allow_fifo: bool) -> Result<File> {
+    let checked = fs::metadata(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => not_found(path),
+        _ => Error::io("inspect", path, e),
+    })?;
+    if allow_fifo && checked.file_type().is_fifo() {
+        let file = File::open(path).map_err(|e| Error::io(op, path, e))?;
+        let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
+        if !opened.file_type().is_fifo()
+            || opened.dev() != checked.dev()
+            || opened.ino() != checked.ino()
+        {
+            return Err(Error::ChangedDuringRead {
+                path: path.to_path_buf(),
+            });
+        }
+        return Ok(file);
+    }
+    check_regular(path, &checked)?;
+    let file = open_flagged(path, true).map_err(|e| Error::io(op, path, e))?;
+    let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
+    verify_opened(path, &checked, &opened)?;
+    Ok(file)
+}
+
+/// One `read`, retried while it is interrupted (`EINTR`) — unless the interruption is a
+/// Ctrl-C or SIGTERM quill caught (`signals`): then the `Interrupted` error is returned, which
+/// `Error::io` turns into `interrupted`. (`signals::InterruptibleReader` reports a caught
+/// signal exactly so; retrying it would wait forever on a silent pipe.)
+pub(crate) fn read_retrying(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::signals::interrupted() => {}
+            other => return other,
+        }
     }
 }
 
@@ -159,12 +238,10 @@ pub fn sha256_stream(reader: &mut impl Read, path: &Path) -> Result<(String, u64
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
     loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io("read", path, e)),
-        };
+        let n = read_retrying(reader, &mut buf).map_err(|e| Error::io("read", path, e))?;
+        if n == 0 {
+            break;
+        }
         hasher.update(&buf[..n]);
         total += n as u64;
     }

@@ -1,11 +1,12 @@
-//! Atomic publication (SPEC §1.5): new content is staged in a temporary file in the target's
-//! own directory (`.<name>.quill-<random>.tmp`), flushed and fsync'ed, given the original
-//! file's permission bits (and owner where the process may), then renamed over the target — or,
-//! for a file that must not exist yet, published with a no-replace rename (`renameat2
-//! RENAME_NOREPLACE`, falling back to `link` + `unlink`) so nothing is ever clobbered. The
-//! directory is fsync'ed afterwards; a failure there is a warning, never a retry. Until the
-//! rename, every error or interruption removes the temporary file and leaves the target as it
-//! was. This module knows nothing of sessions or locks.
+//! Atomic publication (SPEC §1.5) and the file-system primitives it is made of, each written
+//! once for all of quill: new content is staged in a temporary file in the target's own
+//! directory (`.<name>.quill-<random>.tmp`), flushed and fsync'ed, given the original file's
+//! permission bits and owner (`copy_owner`, where the process may), then renamed over the
+//! target — or, for a file that must not exist yet, published with `rename_noreplace`
+//! (`renameat2 RENAME_NOREPLACE`, falling back to `link` + `unlink`) so nothing is ever
+//! clobbered. The directory is fsync'ed afterwards (`sync_dir`); a failure there is a warning,
+//! never a retry. Until the rename, every error or interruption removes the temporary file and
+//! leaves the target as it was. This module knows nothing of sessions or locks.
 
 use std::fs::{self, File, Metadata, Permissions};
 use std::io::{self, Write};
@@ -13,6 +14,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{CWD, RenameFlags};
+use rustix::io::Errno;
 use tempfile::NamedTempFile;
 
 use crate::error::{Error, Result};
@@ -93,16 +95,7 @@ impl Staged {
         signals::check()?;
         let file = self.tmp.as_file_mut();
         if let Some(meta) = like {
-            if meta.uid() != rustix::process::geteuid().as_raw()
-                || meta.gid() != rustix::process::getegid().as_raw()
-            {
-                // Only root (or the owner, for its groups) may; otherwise the file keeps ours.
-                let _ = rustix::fs::fchown(
-                    &*file,
-                    Some(rustix::fs::Uid::from_raw(meta.uid())),
-                    Some(rustix::fs::Gid::from_raw(meta.gid())),
-                );
-            }
+            copy_owner(file, meta);
             file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
                 .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
         } else if !self.mode_chosen {
@@ -124,39 +117,26 @@ impl Staged {
     }
 
     /// Publish a file that must not exist yet: `create_conflict` if someone created it first.
-    pub fn commit_new(mut self) -> Result<Committed> {
+    pub fn commit_new(self) -> Result<Committed> {
+        self.commit_new_with(rename_noreplace)
+    }
+
+    /// `commit_new` through `publish` (`rename_noreplace`, or its link fallback alone in tests).
+    fn commit_new_with(
+        mut self,
+        publish: fn(&Path, &Path) -> Result<NoReplace, NoReplaceError>,
+    ) -> Result<Committed> {
         self.seal(None)?;
-        match rustix::fs::renameat_with(
-            CWD,
-            self.tmp.path(),
-            CWD,
-            &self.target,
-            RenameFlags::NOREPLACE,
-        ) {
-            Ok(()) => {}
-            Err(rustix::io::Errno::EXIST) => {
-                return Err(Error::CreateConflict {
-                    path: self.target.clone(),
-                });
-            }
-            // Filesystems without RENAME_NOREPLACE: link(2) never replaces either.
-            Err(rustix::io::Errno::INVAL)
-            | Err(rustix::io::Errno::NOSYS)
-            | Err(rustix::io::Errno::NOTSUP) => {
-                match fs::hard_link(self.tmp.path(), &self.target) {
-                    Ok(()) => {} // the temporary name is removed when `self.tmp` drops
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                        return Err(Error::CreateConflict {
-                            path: self.target.clone(),
-                        });
-                    }
-                    Err(e) => return Err(Error::io("link", &self.target, e)),
-                }
-                return Ok(sync_dir(&self.target));
-            }
-            Err(e) => return Err(Error::io("rename to", &self.target, io::Error::from(e))),
+        match publish(self.tmp.path(), &self.target) {
+            // After a link the temporary name was unlinked (a failure there leaves a stray
+            // name, as a crash would; the drop guard below never touches it again).
+            Ok(_) => self.finish(),
+            Err(NoReplaceError::Exists) => Err(Error::CreateConflict {
+                path: self.target.clone(),
+            }),
+            Err(NoReplaceError::Rename(e)) => Err(Error::io("rename to", &self.target, e)),
+            Err(NoReplaceError::Link(e)) => Err(Error::io("link", &self.target, e)),
         }
-        self.finish()
     }
 
     fn finish(self) -> Result<Committed> {
@@ -179,17 +159,80 @@ pub fn umask() -> u32 {
         .unwrap_or(0o022)
 }
 
-/// fsync the directory holding `target`; a failure is a warning (the rename has happened).
+/// Give `file` the owner of `like` (uid and gid). Only root (or the owner, for its own
+/// groups) may; otherwise the file silently keeps ours. Always attempted, even when the ids
+/// already look like ours: a file created in a set-group-ID directory has that directory's
+/// group, not ours. Call it before setting the mode: chown clears set-id bits.
+pub(crate) fn copy_owner(file: &File, like: &Metadata) {
+    let _ = rustix::fs::fchown(
+        file,
+        Some(rustix::fs::Uid::from_raw(like.uid())),
+        Some(rustix::fs::Gid::from_raw(like.gid())),
+    );
+}
+
+/// How `rename_noreplace` published.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NoReplace {
+    /// One `renameat2(RENAME_NOREPLACE)`.
+    Renamed,
+    /// The fallback: `link` then `unlink` of the old name. `unlinked` is the unlink's error,
+    /// if any (the new name exists either way).
+    Linked { unlinked: Option<String> },
+}
+
+/// Why `rename_noreplace` did not publish.
+#[derive(Debug)]
+pub(crate) enum NoReplaceError {
+    /// The new name exists: nothing was changed.
+    Exists,
+    /// The rename failed (e.g. `EXDEV`): nothing was changed.
+    Rename(io::Error),
+    /// The link fallback failed (no hard links here, another mount): nothing was changed.
+    Link(io::Error),
+}
+
+/// Give `from` the name `to` unless `to` exists — never replacing anything, even a name
+/// created a moment before. Filesystems without `RENAME_NOREPLACE` (`EINVAL`, `ENOSYS`,
+/// `ENOTSUP`) get `link_noreplace`.
+pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> Result<NoReplace, NoReplaceError> {
+    match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(NoReplace::Renamed),
+        Err(Errno::EXIST) => Err(NoReplaceError::Exists),
+        Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => link_noreplace(from, to),
+        Err(e) => Err(NoReplaceError::Rename(io::Error::from(e))),
+    }
+}
+
+/// The fallback of `rename_noreplace`, callable alone: `link(2)` never replaces either; the
+/// old name is unlinked afterwards.
+pub(crate) fn link_noreplace(from: &Path, to: &Path) -> Result<NoReplace, NoReplaceError> {
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(NoReplace::Linked {
+            unlinked: fs::remove_file(from).err().map(|e| e.to_string()),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(NoReplaceError::Exists),
+        Err(e) => Err(NoReplaceError::Link(e)),
+    }
+}
+
+/// fsync the directory holding `target`, after a rename, link or unlink in it; a failure is a
+/// warning ("committed, durability unconfirmed"), never an error: the change has happened.
 pub fn sync_dir(target: &Path) -> Committed {
     let dir = target.parent().unwrap_or(Path::new("/"));
     let mut c = Committed::default();
-    if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {
+    if let Err(e) = fsync_dir(dir) {
         c.warnings.push(format!(
             "committed, durability unconfirmed: fsync of {} failed: {e}",
             dir.display()
         ));
     }
     c
+}
+
+/// fsync a directory (opened read-only: a directory cannot be opened for writing).
+fn fsync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
 }
 
 /// Create missing parent directories of `target` (mode 0777 less the umask).

@@ -57,10 +57,7 @@ impl GlobArgs {
 fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
     let dir = crate::paths::resolve(&s.cwd, s.root.as_ref(), path)?;
     if !dir.exists {
-        return Err(Error::NotFound {
-            similar: crate::paths::similar_names(&dir.requested),
-            path: dir.requested,
-        });
+        return Err(crate::paths::not_found(dir.requested));
     }
     let base = dir.target;
     if !base.is_dir() {

@@ -58,10 +58,7 @@ impl ReadArgs {
         let pages = args.pages.as_deref().map(parse_pages).transpose()?;
         let resolved = paths::resolve(&s.cwd, s.root.as_ref(), &args.path)?;
         if !resolved.exists {
-            return Err(Error::NotFound {
-                similar: paths::similar_names(&resolved.target),
-                path: resolved.target,
-            });
+            return Err(paths::not_found(resolved.target));
         }
         Ok(ReadRequest {
             resolved,
@@ -367,13 +364,7 @@ fn fill_page(r: &mut ReadReport, page: Page, path: &Path, spec: PageSpec) -> Res
 }
 
 fn read_some(file: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize> {
-    loop {
-        match file.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io("read", path, e)),
-        }
-    }
+    probe::read_retrying(file, buf).map_err(|e| Error::io("read", path, e))
 }
 
 /// Fill `buf` as far as the file goes.

@@ -13,7 +13,7 @@
 
 use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -23,11 +23,12 @@ use sha2::{Digest, Sha256};
 
 use crate::cli::{ProgressMode, TransferArgs};
 use crate::error::{Error, Result};
+use crate::guard;
 use crate::lock::hex;
 use crate::output::progress::Progress;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
-use crate::publish::{self, Staged};
+use crate::publish::{self, NoReplace, NoReplaceError, Staged};
 use crate::report::{FileAccess, Report, TransferReport};
 use crate::settings::Settings;
 use crate::signals;
@@ -74,10 +75,7 @@ impl TransferArgs {
         }
         let src = paths::resolve(&s.cwd, s.root.as_ref(), &args.source)?;
         if !src.exists {
-            return Err(Error::NotFound {
-                similar: paths::similar_names(&src.target),
-                path: src.target,
-            });
+            return Err(paths::not_found(src.target));
         }
         probe::regular_metadata(&src.target)?;
         let dst = destination(s, &args.destination, &src)?;
@@ -165,10 +163,7 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
             .unwrap_or(OsStr::new(""));
         requested.join(name)
     } else if ends_with_slash(given) {
-        return Err(Error::NotFound {
-            similar: paths::similar_names(&requested),
-            path: requested,
-        });
+        return Err(paths::not_found(requested));
     } else {
         requested
     };
@@ -183,10 +178,7 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
     let dst = paths::resolve(&s.cwd, s.root.as_ref(), &path)?;
     let parent = dst.target.parent().unwrap_or(Path::new("/"));
     if !parent.is_dir() {
-        return Err(Error::NotFound {
-            similar: paths::similar_names(parent),
-            path: parent.to_path_buf(),
-        });
+        return Err(paths::not_found(parent));
     }
     Ok(dst)
 }
@@ -249,7 +241,7 @@ fn check_destination(
         });
     }
     // Replacing it gives its path new content; its other hard links keep the old.
-    crate::guard::warn_hard_links(s, &dst.target, &meta);
+    guard::warn_hard_links(s, &dst.target, &meta);
     Ok(Some(Existing { meta }))
 }
 
@@ -329,40 +321,38 @@ impl Job<'_> {
         }
         signals::check()?;
         let (from, to) = (&self.src.target, &self.dst.target);
-        let flags = if self.existing.is_some() {
-            RenameFlags::empty() // a verified version, replaced atomically
-        } else {
-            RenameFlags::NOREPLACE
-        };
         let mut kept = None;
-        match rustix::fs::renameat_with(CWD, from, CWD, to, flags) {
-            Ok(()) => {}
-            Err(rustix::io::Errno::XDEV) => return Ok(Renamed::CrossDevice(rewind(source, from)?)),
-            Err(rustix::io::Errno::EXIST) => {
-                return Err(Error::DestinationExists { path: to.clone() });
+        if self.existing.is_some() {
+            // A verified version, replaced atomically.
+            match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::empty()) {
+                Ok(()) => {}
+                Err(rustix::io::Errno::XDEV) => {
+                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
+                }
+                Err(e) => return Err(Error::io("rename to", to, io::Error::from(e))),
             }
-            // Filesystems without RENAME_NOREPLACE: link(2) never replaces either.
-            Err(
-                rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS | rustix::io::Errno::NOTSUP,
-            ) if self.existing.is_none() => {
-                match fs::hard_link(from, to) {
-                    Ok(()) => {
-                        if let Err(e) = fs::remove_file(from) {
-                            kept = Some(format!("cannot remove the source: {e}"));
-                        }
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                        return Err(Error::DestinationExists { path: to.clone() });
-                    }
-                    // No hard links here (or another mount): copy instead.
-                    Err(_) => return Ok(Renamed::CrossDevice(rewind(source, from)?)),
+        } else {
+            match publish::rename_noreplace(from, to) {
+                Ok(NoReplace::Renamed) => {}
+                Ok(NoReplace::Linked { unlinked }) => {
+                    kept = unlinked.map(|e| format!("cannot remove the source: {e}"));
+                }
+                Err(NoReplaceError::Exists) => {
+                    return Err(Error::DestinationExists { path: to.clone() });
+                }
+                Err(NoReplaceError::Rename(e)) if e.raw_os_error() == Some(libc::EXDEV) => {
+                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
+                }
+                Err(NoReplaceError::Rename(e)) => return Err(Error::io("rename to", to, e)),
+                // No hard links here (or another mount): copy instead.
+                Err(NoReplaceError::Link(_)) => {
+                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
                 }
             }
-            Err(e) => return Err(Error::io("rename to", to, io::Error::from(e))),
         }
         // One directory fsync: the rename is one journal transaction, and the destination's
         // entry is what must be durable (at worst a crash leaves the file under its old name).
-        sync_dir(self.s, to);
+        guard::sync_dir(self.s, to);
         Ok(Renamed::Done(Box::new(Moved {
             bytes: self.before.size,
             sha256,
@@ -445,12 +435,7 @@ impl Job<'_> {
         let source_mode = self.source_meta.mode() & 0o7777;
         let mode = match (self.move_, self.existing) {
             (true, _) => {
-                let (uid, gid) = (self.source_meta.uid(), self.source_meta.gid());
-                let _ = rustix::fs::fchown(
-                    &*staged.file_mut(),
-                    Some(rustix::fs::Uid::from_raw(uid)),
-                    Some(rustix::fs::Gid::from_raw(gid)),
-                );
+                publish::copy_owner(staged.file_mut(), self.source_meta);
                 source_mode
             }
             (false, Some(existing)) => existing.meta.mode() & 0o7777,
@@ -490,7 +475,7 @@ impl Job<'_> {
         }
         match fs::remove_file(from) {
             Ok(()) => {
-                sync_dir(self.s, from);
+                guard::sync_dir(self.s, from);
                 (true, None)
             }
             Err(e) => (false, Some(format!("cannot remove the source: {e}"))),
@@ -547,12 +532,6 @@ fn rewind(mut file: File, path: &Path) -> Result<File> {
     use std::io::Seek;
     file.rewind().map_err(|e| Error::io("read", path, e))?;
     Ok(file)
-}
-
-fn sync_dir(s: &Settings, path: &Path) {
-    for w in publish::sync_dir(path).warnings {
-        s.warn(w);
-    }
 }
 
 /// Ask the kernel to start writing `len` bytes at `offset` to disk now, without waiting
@@ -613,10 +592,9 @@ fn read_and_hash(
     while let Ok(mut buf) = free.recv() {
         let mut filled = 0;
         while filled < buf.len() {
-            match source.read(&mut buf[filled..]) {
+            match probe::read_retrying(&mut source, &mut buf[filled..]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     let _ = data.send(Chunk::Failed(Error::io("read", path, e)));
                     return;

@@ -70,14 +70,7 @@ pub fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
             }
             None => {
                 fs::remove_file(&target).map_err(|e| Error::io("remove", &target, e))?;
-                if let Some(dir) = target.parent()
-                    && let Err(e) = fs::File::open(dir).and_then(|d| d.sync_all())
-                {
-                    s.warn(format!(
-                        "committed, durability unconfirmed: fsync of {} failed: {e}",
-                        dir.display()
-                    ));
-                }
+                guard::sync_dir(s, &target);
             }
         }
         let baseline = match &restored {

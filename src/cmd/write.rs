@@ -4,7 +4,6 @@
 //! then, under the lock, the target is re-hashed and judged fresh, and the stage is published
 //! (replace, or no-replace for a new file). `--dry-run` streams into memory only.
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 
 use sha2::{Digest, Sha256};
@@ -16,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::lock::hex;
 use crate::paths::Resolved;
-use crate::probe::parse_sha256;
+use crate::probe::{self, parse_sha256};
 use crate::publish::Staged;
 use crate::report::Report;
 use crate::settings::Settings;
@@ -91,14 +90,11 @@ pub fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     let mut buf = vec![0u8; CHUNK];
     loop {
         signals::check()?;
-        let n = match source.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(Error::io("read the new content from", &source_name, e));
-            }
-        };
+        let n = probe::read_retrying(&mut source, &mut buf)
+            .map_err(|e| Error::io("read the new content from", &source_name, e))?;
+        if n == 0 {
+            break;
+        }
         let chunk = &buf[..n];
         hasher.update(chunk);
         total += n as u64;
@@ -172,11 +168,13 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
         return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
     }
     if let Some(from) = args.from.as_ref().filter(|f| f.as_os_str() != "-") {
-        let f = File::open(from).map_err(|e| Error::io("open", from, e))?;
-        if f.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(Error::IsDirectory { path: from.clone() });
-        }
-        return Ok(Box::new(f));
+        // `--from FILE` streams, uncapped as before: the content goes to the temporary file,
+        // not to memory. It is opened through the input guard: a regular file, or a FIFO or
+        // pipe the caller named on purpose (`--from <(cmd)`, `--from /dev/stdin`), which is
+        // how stdin-like sources are given by name. A directory is `is_directory`; a device
+        // (`/dev/zero` would never end, `/dev/tty` would wait for a person) or a socket is
+        // `irregular_file`, refused without being opened.
+        return Ok(Box::new(probe::open_input(from, "open", true)?));
     }
     let stdin = io::stdin();
     if stdin.is_terminal() {

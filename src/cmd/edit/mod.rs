@@ -10,7 +10,6 @@ pub mod plan;
 mod repair;
 
 use std::borrow::Cow;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -57,7 +56,7 @@ impl EditArgs {
             .map(|h| parse_sha256("--expect-sha256", h))
             .transpose()?;
         let resolved = guard::resolve(s, &self.path, "edit")?;
-        let edits = gather(&self)?;
+        let edits = gather(&self, self.max_file_bytes)?;
         Ok(EditRequest {
             resolved,
             edits,
@@ -87,10 +86,7 @@ pub fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let (old_bytes, complete): (&[u8], bool) = match &cur {
         None => {
             if !edits.first().is_some_and(|e| e.old.is_empty()) {
-                return Err(Error::NotFound {
-                    similar: paths::similar_names(&target),
-                    path: target,
-                });
+                return Err(paths::not_found(target));
             }
             guard::check_missing(s, &target, expect_sha256.as_deref())?;
             (&[], true)
@@ -215,16 +211,16 @@ fn encoding_of(target: &Path, bytes: &[u8]) -> Result<Encoding> {
     }
 }
 
-fn gather(args: &EditArgs) -> Result<Vec<Edit>> {
+/// The edits of the command line. Files named by `--edits`, `--old-file` and `--new-file` are
+/// read through `guard::read_input` (regular files only, at most `cap` — `--max-file-bytes` —
+/// bytes); `--edits -` reads stdin, under the same cap.
+fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
     if let Some(file) = &args.edits {
+        const OP: &str = "read the edits from";
         let bytes = if file.as_os_str() == "-" {
-            let mut v = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut v)
-                .map_err(|e| Error::io("read the edits from", Path::new("<stdin>"), e))?;
-            v
+            guard::read_capped(std::io::stdin(), Path::new("<stdin>"), OP, cap)?
         } else {
-            guard::read_input(file, "read the edits from")?
+            guard::read_input(file, OP, cap)?
         };
         let specs: Vec<EditSpec> = serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid_argument(format!(
@@ -243,8 +239,8 @@ fn gather(args: &EditArgs) -> Result<Vec<Edit>> {
             })
             .collect());
     }
-    let old = text_arg(args.old.as_ref(), args.old_file.as_ref(), "old")?;
-    let new = text_arg(args.new.as_ref(), args.new_file.as_ref(), "new")?;
+    let old = text_arg(args.old.as_ref(), args.old_file.as_ref(), "old", cap)?;
+    let new = text_arg(args.new.as_ref(), args.new_file.as_ref(), "new", cap)?;
     Ok(vec![Edit {
         old,
         new,
@@ -252,7 +248,12 @@ fn gather(args: &EditArgs) -> Result<Vec<Edit>> {
     }])
 }
 
-fn text_arg(inline: Option<&String>, file: Option<&PathBuf>, name: &str) -> Result<String> {
+fn text_arg(
+    inline: Option<&String>,
+    file: Option<&PathBuf>,
+    name: &str,
+    cap: u64,
+) -> Result<String> {
     if let Some(s) = inline {
         return Ok(s.clone());
     }
@@ -261,7 +262,7 @@ fn text_arg(inline: Option<&String>, file: Option<&PathBuf>, name: &str) -> Resu
             "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
         )));
     };
-    String::from_utf8(guard::read_input(file, "read")?).map_err(|_| {
+    String::from_utf8(guard::read_input(file, "read", cap)?).map_err(|_| {
         Error::invalid_argument(format!(
             "--{name}-file {} is not valid UTF-8",
             file.display()

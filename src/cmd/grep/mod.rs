@@ -384,10 +384,7 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     for p in paths {
         let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
         if !r.exists {
-            let e = Error::NotFound {
-                similar: crate::paths::similar_names(&r.requested),
-                path: r.requested,
-            };
+            let e = crate::paths::not_found(r.requested);
             if several {
                 s.warn(e.to_string());
             }

@@ -1,14 +1,11 @@
 //! The worker threads of `quill grep`: ignore's parallel walker hands each thread entries;
-//! the thread opens the file without blocking or following links (unless asked), runs its
-//! own `Searcher` into its `Collector`, and keeps the files with matches. Memory stays bounded
-//! by the page: each thread keeps the text of only the files that can still reach the first
-//! `offset + limit` entries (a per-thread top-k by path) and counts everything else, so
-//! `total` stays exact. Each thread sorts its own run when it ends.
+//! the thread opens the file through `probe::open_flagged` (never blocking, not following links
+//! unless asked), runs its own `Searcher` into its `Collector`, and keeps the files with
+//! matches. Memory stays bounded by the page: each thread keeps the text of only the files that
+//! can still reach the first `offset + limit` entries (a per-thread top-k by path) and counts
+//! everything else, so `total` stays exact. Each thread sorts its own run when it ends.
 
 use std::collections::BinaryHeap;
-use std::fs::{File, OpenOptions};
-use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -23,6 +20,7 @@ use super::lines::{FileLines, FileResult};
 use super::sink::{Collector, DirectRender};
 use crate::cli::GrepMode;
 use crate::output::search::GrepPrinter;
+use crate::probe;
 use crate::walk;
 
 pub(super) struct Visitors<'a> {
@@ -100,7 +98,9 @@ impl Worker<'_> {
             }
             return;
         }
-        let file = match open(entry.path(), self.shared.follow || explicit) {
+        // The guarded open's flags alone (`O_NONBLOCK`, `O_NOFOLLOW` unless links are followed):
+        // no FIFO swapped in after the walk listed a file can block a worker.
+        let file = match probe::open_flagged(entry.path(), self.shared.follow || explicit) {
             Ok(f) => f,
             Err(_) => {
                 self.shared.problems.unreadable_file(entry.path());
@@ -191,19 +191,6 @@ impl Worker<'_> {
             self.files[top.index].lines = None;
         }
     }
-}
-
-/// Open for reading without blocking on a FIFO swapped in after the walk listed a file, and,
-/// unless links are followed, without following one.
-fn open(path: &Path, follow: bool) -> io::Result<File> {
-    let mut flags = rustix::fs::OFlags::NONBLOCK;
-    if !follow {
-        flags |= rustix::fs::OFlags::NOFOLLOW;
-    }
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits() as i32)
-        .open(path)
 }
 
 impl ParallelVisitor for Worker<'_> {
