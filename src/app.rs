@@ -112,7 +112,14 @@ fn run(cli: Cli) -> u8 {
     let warnings = settings.warnings.take();
     match result {
         Ok(report) => output::emit(&settings.output, op, &report, &warnings),
-        Err(e) => output::emit_error(&settings.output, op, &e, &warnings),
+        Err(e) => {
+            let code = output::emit_error(&settings.output, op, &e, &warnings);
+            if matches!(e, Error::Interrupted) {
+                // Abandoned cleanly and said so: now die by the signal (SPEC §2.1).
+                crate::signals::die_if_caught();
+            }
+            code
+        }
     }
 }
 

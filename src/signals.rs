@@ -3,28 +3,48 @@
 //! rename, while waiting for a lock or for input) turns it into the `interrupted` error, whose
 //! unwinding removes the temporary file. Every wait quill does checks the flag, so a second
 //! Ctrl-C is never needed, and never leaves a temporary file behind by killing the process.
+//! Once the `interrupted` answer is printed, `die_if_caught` restores the default action and
+//! re-raises the signal, so quill dies by it (status 130/143 in a shell) and a shell loop
+//! `for f in …; do quill …; done` stops at Ctrl-C instead of going on to the next file.
 
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
-static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// The signal caught (0: none).
+static CAUGHT: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
 
 /// Catch SIGINT and SIGTERM from now on (for commands that change files).
 pub fn install() {
-    let flag = FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)));
+    let caught = CAUGHT.get_or_init(|| Arc::new(AtomicUsize::new(0)));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(sig, Arc::clone(flag));
+        let _ = signal_hook::flag::register_usize(sig, Arc::clone(caught), sig as usize);
+    }
+}
+
+/// The signal caught so far, if any.
+pub fn caught() -> Option<i32> {
+    match CAUGHT.get().map(|c| c.load(Ordering::Relaxed)) {
+        Some(0) | None => None,
+        Some(sig) => Some(sig as i32),
     }
 }
 
 /// `interrupted` once a signal has arrived.
 pub fn check() -> Result<()> {
-    match FLAG.get() {
-        Some(flag) if flag.load(Ordering::Relaxed) => Err(Error::Interrupted),
-        _ => Ok(()),
+    match caught() {
+        Some(_) => Err(Error::Interrupted),
+        None => Ok(()),
+    }
+}
+
+/// After the answer to an interruption is printed: die by the signal that was caught, as the
+/// default action would have (returns only when none was).
+pub fn die_if_caught() {
+    if let Some(sig) = caught() {
+        let _ = signal_hook::low_level::emulate_default_handler(sig);
     }
 }
 

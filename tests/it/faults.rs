@@ -81,7 +81,7 @@ fn sigterm_mid_write_removes_the_temp_file() {
     child.signal(libc::SIGTERM);
     let out = child.wait();
     drop(stdin);
-    out.err("interrupted", 4);
+    out.interrupted_by(libc::SIGTERM);
     assert!(quill_temps(&env.dir).is_empty());
     env.assert_file("f.txt", "old\n");
 }

@@ -14,6 +14,7 @@ mod patching;
 mod read;
 mod resolve;
 mod search;
+mod signals;
 mod state;
 mod transfer;
 mod undo;

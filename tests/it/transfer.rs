@@ -521,14 +521,15 @@ fn kill_9_and_sigint_mid_move_never_lose_or_half_publish() {
         } else {
             assert!(dst_complete, "source lost: {why}");
         }
-        // A signal that lands before quill installs its handler ends it like kill -9 would.
-        let handled = out.signal.is_none();
+        // A signal that lands before quill installs its handler ends it like kill -9 would:
+        // no answer. A handled one gets its answer, then quill dies by it.
+        let handled = !out.stdout.trim().is_empty();
         if *sig != "KILL" && handled {
             if out.code == 0 {
                 out.ok().transfer();
                 assert!(dst_complete && !exists(&src), "{why}");
             } else {
-                out.err("interrupted", 4);
+                out.interrupted_by(signal);
                 assert!(!dst_complete, "{why}");
                 assert!(quill_temps(shm.path()).is_empty(), "temp left: {why}");
             }

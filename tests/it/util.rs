@@ -660,6 +660,27 @@ impl Out {
         self
     }
 
+    /// Abandoned on a signal: the `interrupted` answer was printed, then quill died by that
+    /// signal (SPEC §2.1), so that a shell loop stops.
+    #[track_caller]
+    pub fn interrupted_by(&self, signal: i32) -> &Out {
+        if self.signal != Some(signal) {
+            self.fail(&format!(
+                "expected death by signal {signal} after the answer, got exit {} / signal {:?}",
+                self.code, self.signal
+            ));
+        }
+        self.assert_envelope(false);
+        let f = self.failure();
+        if f.error.kind != "interrupted" {
+            self.fail(&format!(
+                "expected error kind \"interrupted\", got {:?}",
+                f.error.kind
+            ));
+        }
+        self
+    }
+
     #[track_caller]
     fn assert_envelope(&self, ok: bool) {
         if let Err(e) = check_one_json_object(&self.stdout) {

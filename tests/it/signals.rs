@@ -1,0 +1,108 @@
+//! Ctrl-C in a shell loop (SPEC §2.1): quill abandons the change cleanly, prints its
+//! `interrupted` answer, and then dies by the signal, so the shell stops the loop — as it does
+//! for any program killed by Ctrl-C — instead of going on to the next file.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::*;
+
+#[test]
+fn ctrl_c_stops_a_shell_loop() {
+    let env = TestEnv::new();
+    for i in 1..=3 {
+        env.write(&format!("f{i}.txt"), "old\n");
+    }
+    // Each round writes a file from a stdin that stays silent: quill waits in every round,
+    // and the loop would go on to f2 and f3 if quill exited normally on Ctrl-C.
+    let script = r#"
+        for i in 1 2 3; do
+            "$Q" --json write "f$i.txt" --expect-sha256 "$H" --from - >"out$i.json"
+            echo "after $i: $?" >> log
+        done
+    "#;
+    let mut child = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(&env.dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("Q", BIN)
+        .env("H", sha256_hex(b"old\n"))
+        .env("QUILL_STATE_DIR", &env.state)
+        .stdin(Stdio::piped())
+        .process_group(0) // a job of its own, as a terminal's foreground job is
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"partial").unwrap();
+    let staged = wait_until(Duration::from_secs(10), || quill_temps(&env.dir).len() == 1);
+    let pgid = child.id() as i32;
+    if !staged {
+        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        let _ = child.wait();
+        panic!("quill never staged f1.txt");
+    }
+    // What a terminal does on Ctrl-C: SIGINT to the whole foreground job (shell and quill).
+    unsafe { libc::kill(-pgid, libc::SIGINT) };
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+            let _ = child.wait();
+            panic!("the loop did not stop after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    let log = fs::read_to_string(env.path("log")).unwrap_or_default();
+    assert!(
+        status.signal() == Some(libc::SIGINT) || status.code() == Some(130),
+        "the shell stops as if interrupted: {status:?}, log {log:?}"
+    );
+    assert!(
+        !log.contains("after 2") && !exists(&env.path("out2.json")),
+        "log: {log:?}"
+    );
+    let answer = fs::read_to_string(env.path("out1.json")).unwrap();
+    assert!(answer.contains(r#""kind":"interrupted""#), "{answer}");
+    assert!(quill_temps(&env.dir).is_empty(), "no temp file left");
+    for i in 1..=3 {
+        env.assert_file(&format!("f{i}.txt"), "old\n");
+    }
+}
+
+#[test]
+fn sigterm_is_answered_then_quill_dies_by_it() {
+    let env = TestEnv::new();
+    env.write("f.txt", "old\n");
+    let hash = sha256_hex(b"old\n");
+    let mut child = env
+        .cmd([
+            "--json",
+            "write",
+            "f.txt",
+            "--expect-sha256",
+            &hash,
+            "--from",
+            "-",
+        ])
+        .stdin_pipe()
+        .spawn();
+    let mut stdin = child.take_stdin();
+    stdin.write_all(b"partial").unwrap();
+    if !wait_until(Duration::from_secs(10), || quill_temps(&env.dir).len() == 1) {
+        child.fail("quill never staged f.txt");
+    }
+    child.signal(libc::SIGTERM);
+    let out = child.wait();
+    drop(stdin);
+    out.interrupted_by(libc::SIGTERM);
+    assert!(quill_temps(&env.dir).is_empty());
+    env.assert_file("f.txt", "old\n");
+}
