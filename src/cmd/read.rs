@@ -19,11 +19,11 @@ use crate::cmd::FileAccess;
 use crate::error::{Error, Result};
 use crate::lock::hex;
 use crate::output::Report;
+use crate::page::{Page, PageSpec, Pager, Stop, page_all};
 use crate::paths::{self, Resolved};
 use crate::probe::{self, CHUNK, Identity};
 use crate::sniff::{self, Encoding, Sniffed};
 use crate::state::{Baseline, Store};
-use crate::text::{Page, PageSpec, Pager, Stop, page_all};
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
 const MAX_WHOLE_BYTES: u64 = 64 * 1024 * 1024;
