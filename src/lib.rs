@@ -3,12 +3,16 @@
 //! the pure cores (paging, sniffing, edit planning, diffing).
 
 pub mod app;
+pub(crate) mod bytes;
 pub mod cli;
 pub mod cmd;
 pub mod diff;
+pub mod encoding;
 pub mod error;
 pub mod history;
+pub mod image;
 pub mod lock;
+pub mod notebook;
 pub mod output;
 pub mod page;
 pub mod paths;

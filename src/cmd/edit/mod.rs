@@ -18,12 +18,13 @@ use serde_json::{Map, Value, json};
 use crate::app::Context;
 use crate::cli::EditArgs;
 use crate::cmd::mutate::{self, Outcome};
+use crate::encoding::{self, Encoding};
 use crate::error::{Error, Result};
 use crate::history::Before;
 use crate::output::Report;
 use crate::paths;
 use crate::probe::sha256_bytes;
-use crate::sniff::{self, Encoding, Sniffed};
+use crate::sniff::{self, Sniffed};
 
 use plan::{Edit, PlanError, PlanOptions};
 
@@ -71,7 +72,8 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
     let body: Cow<[u8]> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => Cow::Borrowed(&old_bytes[encoding.bom().len()..]),
         Encoding::Utf16Le | Encoding::Utf16Be => {
-            let (text, lossy) = sniff::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
+            let (text, lossy) =
+                encoding::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
             if lossy {
                 return Err(Error::Encoding {
                     path: target,
@@ -100,7 +102,7 @@ pub fn run(ctx: &Context, args: &EditArgs) -> Result<Report> {
                 message: "the edited text is not valid Unicode".into(),
             })?;
             let mut v = encoding.bom().to_vec();
-            v.extend(sniff::encode_utf16(text, encoding == Encoding::Utf16Be));
+            v.extend(encoding::encode_utf16(text, encoding == Encoding::Utf16Be));
             v
         }
     };
