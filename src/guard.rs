@@ -301,7 +301,7 @@ fn utf16_text(bytes: &[u8]) -> Option<Vec<u8>> {
         _ => return None,
     };
     Some(
-        crate::sniff::decode_utf16(&bytes[2..], big_endian)
+        crate::encoding::decode_utf16(&bytes[2..], big_endian)
             .0
             .into_bytes(),
     )

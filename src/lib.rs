@@ -3,13 +3,18 @@
 //! the pure cores (paging, sniffing, edit planning, diffing).
 
 pub mod app;
+pub(crate) mod bytes;
 pub mod cli;
 pub mod cmd;
 pub mod diff;
+pub mod encoding;
 pub mod error;
 pub mod guard;
+pub mod image;
 pub mod lock;
+pub mod notebook;
 pub mod output;
+pub mod page;
 pub mod paths;
 pub mod probe;
 pub mod publish;
@@ -18,6 +23,5 @@ pub mod settings;
 pub mod signals;
 pub mod sniff;
 pub mod state;
-pub mod text;
 pub mod walk;
 pub mod warnings;

@@ -13,15 +13,18 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 use crate::cli::ReadArgs;
+use crate::encoding::{self, Encoding};
 use crate::error::{Error, Result};
+use crate::image;
 use crate::lock::hex;
+use crate::notebook;
+use crate::page::{Page, PageSpec, Pager, Stop, page_all};
 use crate::paths::{self, Resolved};
 use crate::probe::{self, CHUNK, Identity};
 use crate::report::{FileAccess, ReadReport, Report};
 use crate::settings::Settings;
-use crate::sniff::{self, Encoding, Sniffed};
+use crate::sniff::{self, Sniffed};
 use crate::state::Baseline;
-use crate::text::{Page, PageSpec, Pager, Stop, page_all};
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
 const MAX_WHOLE_BYTES: u64 = 64 * 1024 * 1024;
@@ -210,14 +213,14 @@ fn read_once(s: &Settings, req: &ReadRequest) -> Result<Attempt> {
             let whole = read_whole(&mut file, first, &mut hasher, path, before.size)?;
             let bom = encoding.bom().len().min(whole.len());
             let (text, lossy) = match encoding {
-                Encoding::Utf16Le => sniff::decode_utf16(&whole[bom..], false),
-                Encoding::Utf16Be => sniff::decode_utf16(&whole[bom..], true),
+                Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
+                Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
                 _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
             };
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
             if is_notebook {
-                match sniff::render_notebook(&whole) {
+                match notebook::render(&whole) {
                     Ok(rendered) => {
                         r.kind = "notebook";
                         fill_page(&mut r, page_all(spec, rendered.as_bytes()), path, spec)?;
@@ -251,7 +254,7 @@ fn read_once(s: &Settings, req: &ReadRequest) -> Result<Attempt> {
                 let more = read_full(&mut file, &mut header[n..], path)?;
                 header.truncate(n + more);
             }
-            if let Some((w, h)) = sniff::image_dimensions(mime, &header) {
+            if let Some((w, h)) = image::dimensions(mime, &header) {
                 r.width = Some(w);
                 r.height = Some(h);
             }

@@ -96,7 +96,8 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
             (Some(hash), bytes.len() as u64)
         }
     };
-    session.clock += 1;
+    // The clock comes from the state file: one at u64::MAX stays there rather than overflow.
+    session.clock = session.clock.saturating_add(1);
     let step = UndoStep {
         before: before_hash,
         after: after.to_string(),
@@ -151,7 +152,8 @@ fn referenced_bytes(session: &Session) -> u64 {
         .flatten()
         .filter(|s| s.before.as_ref().is_some_and(|h| seen.insert(h.clone())))
         .map(|s| s.size)
-        .sum()
+        // Sizes come from the state file: saturate (past any bound) rather than overflow.
+        .fold(0, u64::saturating_add)
 }
 
 /// Delete the blobs of `dropped` steps that no remaining step refers to.
@@ -205,4 +207,44 @@ fn load_blob(dir: &Path, target: &Path, hash: &str) -> Result<Vec<u8>> {
         });
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(json: &str) -> Session {
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"))
+    }
+
+    #[test]
+    fn a_state_file_clock_at_its_maximum_does_not_overflow() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let warnings = Warnings::default();
+        let h = History::new(dir.path(), &warnings);
+        let json = format!(
+            r#"{{"version":1,"session":"default","clock":{}}}"#,
+            u64::MAX
+        );
+        let mut s = session(&json);
+        h.push(&mut s, "/a", Before::Missing, "hash");
+        assert_eq!(s.clock, u64::MAX);
+        assert_eq!(s.history["/a"].last().map(|step| step.at), Some(u64::MAX));
+    }
+
+    #[test]
+    fn sizes_from_a_state_file_that_overflow_a_sum_are_dropped() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let warnings = Warnings::default();
+        let h = History::new(dir.path(), &warnings);
+        let huge = u64::MAX;
+        let mut s = session(&format!(
+            r#"{{"version":1,"session":"default","clock":5,"history":{{
+                "/x":[{{"before":"b1","after":"a1","size":{huge},"at":1}}],
+                "/y":[{{"before":"b2","after":"a2","size":{huge},"at":2}}]}}}}"#
+        ));
+        h.push(&mut s, "/a", Before::Missing, "hash");
+        assert!(referenced_bytes(&s) <= MAX_SESSION_BYTES);
+        assert_eq!(s.history.keys().collect::<Vec<_>>(), ["/a"]);
+    }
 }

@@ -28,7 +28,7 @@ use crate::warnings::Warnings;
 
 pub use history::History;
 pub use session::{
-    Baseline, MAX_FILES, MAX_SESSIONS, Session, UndoStep, VERSION, now_ns, path_key,
+    Baseline, MAX_FILES, MAX_SESSIONS, Session, UndoStep, VERSION, now_ns, path_from_key, path_key,
 };
 
 /// The state directory of one run.

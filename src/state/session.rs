@@ -130,7 +130,8 @@ impl Session {
 
     /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`.
     pub fn record(&mut self, mut baseline: Baseline) {
-        self.clock += 1;
+        // The clock comes from the file: one at u64::MAX stays there rather than overflow.
+        self.clock = self.clock.saturating_add(1);
         baseline.used = self.clock;
         let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
             return;
@@ -228,6 +229,16 @@ mod tests {
         assert!(s.baseline(Path::new("/f0")).is_some());
         assert!(s.baseline(Path::new("/f1")).is_none());
         assert!(s.baseline(Path::new("/new")).is_some());
+    }
+
+    #[test]
+    fn a_state_file_clock_at_its_maximum_does_not_overflow() {
+        let file = format!(r#"{{"version":1,"session":"t","clock":{}}}"#, u64::MAX);
+        let mut s: Session = serde_json::from_str(&file).unwrap_or_else(|_| Session::empty("t"));
+        assert_eq!(s.clock, u64::MAX);
+        s.record(baseline("/a"));
+        assert_eq!(s.clock, u64::MAX);
+        assert_eq!(s.baseline(Path::new("/a")).map(|b| b.used), Some(u64::MAX));
     }
 
     #[test]

@@ -15,13 +15,14 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::EditArgs;
+use crate::encoding::{self, Encoding};
 use crate::error::{Error, Result};
 use crate::guard::{self, Change};
 use crate::paths::{self, Resolved};
 use crate::probe::{parse_sha256, sha256_bytes};
 use crate::report::{LineSpan, Report};
 use crate::settings::Settings;
-use crate::sniff::{self, Encoding, Sniffed};
+use crate::sniff::{self, Sniffed};
 use crate::state::history::Before;
 
 use plan::{Edit, PlanError, PlanOptions};
@@ -104,7 +105,8 @@ pub fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let body: Cow<[u8]> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => Cow::Borrowed(&old_bytes[encoding.bom().len()..]),
         Encoding::Utf16Le | Encoding::Utf16Be => {
-            let (text, lossy) = sniff::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
+            let (text, lossy) =
+                encoding::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
             if lossy {
                 return Err(Error::Encoding {
                     path: target,
@@ -129,7 +131,7 @@ pub fn run(s: &Settings, req: EditRequest) -> Result<Report> {
                 message: "the edited text is not valid Unicode".into(),
             })?;
             let mut v = encoding.bom().to_vec();
-            v.extend(sniff::encode_utf16(text, encoding == Encoding::Utf16Be));
+            v.extend(encoding::encode_utf16(text, encoding == Encoding::Utf16Be));
             v
         }
     };

@@ -1,0 +1,209 @@
+//! Text encodings of file content: the `Encoding` a file is read and written back in, its byte
+//! order mark (recognising one at the start of a file, and the bytes to strip before decoding
+//! and to write back before re-encoded content), and the UTF-16 LE/BE codec. Legacy encodings
+//! belong here too. It owns only conversions between bytes and text: it never opens a file,
+//! never decides whether a file is text (that is `sniff`), and never panics on any input —
+//! malformed input decodes lossily and says so.
+
+/// The text encodings `quill read` decodes. UTF-16 is recognised only with a BOM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf8Bom,
+    Utf16Le,
+    Utf16Be,
+}
+
+impl Encoding {
+    /// The JSON `encoding` name; the BOM is reported separately (`has_bom`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Utf8 | Encoding::Utf8Bom => "utf-8",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+        }
+    }
+
+    /// Whether the file starts with a byte order mark (the JSON `bom`).
+    pub fn has_bom(self) -> bool {
+        !self.bom().is_empty()
+    }
+
+    /// The BOM bytes this encoding starts with (empty for plain UTF-8): strip them before
+    /// decoding, write them back before re-encoded content.
+    pub fn bom(self) -> &'static [u8] {
+        match self {
+            Encoding::Utf8 => &[],
+            Encoding::Utf8Bom => &[0xEF, 0xBB, 0xBF],
+            Encoding::Utf16Le => &[0xFF, 0xFE],
+            Encoding::Utf16Be => &[0xFE, 0xFF],
+        }
+    }
+
+    /// The encoding whose BOM `prefix` starts with (`Utf8Bom`, `Utf16Le` or `Utf16Be`), or
+    /// `None` for none. A UTF-32 LE BOM starts with the UTF-16 LE one: ask
+    /// [`starts_with_utf32_bom`] first.
+    pub(crate) fn from_bom(prefix: &[u8]) -> Option<Encoding> {
+        [Encoding::Utf8Bom, Encoding::Utf16Le, Encoding::Utf16Be]
+            .into_iter()
+            .find(|encoding| prefix.starts_with(encoding.bom()))
+    }
+}
+
+/// Whether `prefix` starts with a UTF-32 BOM (LE `FF FE 00 00`, BE `00 00 FE FF`). UTF-32 is
+/// not decoded.
+pub(crate) fn starts_with_utf32_bom(prefix: &[u8]) -> bool {
+    prefix.starts_with(&[0xFF, 0xFE, 0, 0]) || prefix.starts_with(&[0, 0, 0xFE, 0xFF])
+}
+
+/// Decodes UTF-16 (BOM already stripped). An odd trailing byte or an unpaired surrogate
+/// becomes U+FFFD and sets the second value (`lossy`).
+pub fn decode_utf16(bytes_without_bom: &[u8], big_endian: bool) -> (String, bool) {
+    let chunks = bytes_without_bom.chunks_exact(2);
+    let odd_tail = !chunks.remainder().is_empty();
+    let units = chunks.map(|pair| {
+        let pair = [
+            pair.first().copied().unwrap_or(0),
+            pair.get(1).copied().unwrap_or(0),
+        ];
+        if big_endian {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }
+    });
+    let mut text = String::with_capacity(bytes_without_bom.len());
+    let mut lossy = odd_tail;
+    for unit in char::decode_utf16(units) {
+        text.push(unit.unwrap_or_else(|_| {
+            lossy = true;
+            char::REPLACEMENT_CHARACTER
+        }));
+    }
+    if odd_tail {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    (text, lossy)
+}
+
+/// Encodes text as UTF-16 without a BOM (write `Encoding::bom()` first).
+pub fn encode_utf16(text: &str, big_endian: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for unit in text.encode_utf16() {
+        let bytes = if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        };
+        out.extend_from_slice(&bytes);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn names_and_boms() {
+        assert_eq!(Encoding::Utf8.as_str(), "utf-8");
+        assert_eq!(Encoding::Utf8Bom.as_str(), "utf-8");
+        assert_eq!(Encoding::Utf16Le.as_str(), "utf-16le");
+        assert_eq!(Encoding::Utf16Be.as_str(), "utf-16be");
+        assert!(!Encoding::Utf8.has_bom());
+        assert!(Encoding::Utf8Bom.has_bom());
+        assert!(Encoding::Utf16Le.has_bom());
+        assert_eq!(Encoding::Utf8.bom(), b"");
+        assert_eq!(Encoding::Utf8Bom.bom(), b"\xef\xbb\xbf");
+        assert_eq!(Encoding::Utf16Le.bom(), b"\xff\xfe");
+        assert_eq!(Encoding::Utf16Be.bom(), b"\xfe\xff");
+    }
+
+    #[test]
+    fn bom_at_the_start() {
+        assert_eq!(
+            Encoding::from_bom(b"\xef\xbb\xbfhi"),
+            Some(Encoding::Utf8Bom)
+        );
+        assert_eq!(Encoding::from_bom(b"\xff\xfeh\0"), Some(Encoding::Utf16Le));
+        assert_eq!(Encoding::from_bom(b"\xfe\xff\0h"), Some(Encoding::Utf16Be));
+        assert_eq!(Encoding::from_bom(b"\xfe\xff"), Some(Encoding::Utf16Be));
+        assert_eq!(Encoding::from_bom(b"\xef\xbb"), None);
+        assert_eq!(Encoding::from_bom(b"hi \xef\xbb\xbf"), None);
+        assert_eq!(Encoding::from_bom(b""), None);
+        assert!(starts_with_utf32_bom(b"\xff\xfe\0\0h\0\0\0"));
+        assert!(starts_with_utf32_bom(b"\0\0\xfe\xff\0\0\0h"));
+        assert!(!starts_with_utf32_bom(b"\xff\xfeh\0"));
+        assert!(!starts_with_utf32_bom(b"\xff\xfe\0"));
+    }
+
+    #[test]
+    fn utf16_round_trip() {
+        let text = "héllo, wörld\r\n😀 日本語\n";
+        for big_endian in [false, true] {
+            let bytes = encode_utf16(text, big_endian);
+            assert_eq!(bytes.len(), text.encode_utf16().count() * 2);
+            assert_eq!(decode_utf16(&bytes, big_endian), (text.to_string(), false));
+        }
+        assert_eq!(encode_utf16("hi", false), b"h\0i\0");
+        assert_eq!(encode_utf16("hi", true), b"\0h\0i");
+        assert_eq!(encode_utf16("", true), b"");
+    }
+
+    #[test]
+    fn utf16_surrogate_pairs() {
+        // U+1F600 is D83D DE00 in UTF-16.
+        assert_eq!(encode_utf16("😀", true), b"\xd8\x3d\xde\x00");
+        assert_eq!(encode_utf16("😀", false), b"\x3d\xd8\x00\xde");
+        assert_eq!(
+            decode_utf16(b"\x3d\xd8\x00\xde", false),
+            ("😀".into(), false)
+        );
+        // The same units in the other byte order are two unrelated BMP characters.
+        assert_eq!(
+            decode_utf16(b"\x3d\xd8\x00\xde", true),
+            ("\u{3dd8}\u{00de}".into(), false)
+        );
+    }
+
+    #[test]
+    fn utf16_lossy() {
+        assert_eq!(decode_utf16(b"h\0i\0!", false), ("hi\u{fffd}".into(), true));
+        assert_eq!(decode_utf16(b"\0h\0", true), ("h\u{fffd}".into(), true));
+        assert_eq!(decode_utf16(b"!", true), ("\u{fffd}".into(), true));
+        // An unpaired high surrogate, then a lone low surrogate.
+        assert_eq!(
+            decode_utf16(b"\xd8\x3d\0a\xde\0", true),
+            ("\u{fffd}a\u{fffd}".into(), true)
+        );
+        // A high surrogate at the very end.
+        assert_eq!(
+            decode_utf16(b"a\0\x3d\xd8", false),
+            ("a\u{fffd}".into(), true)
+        );
+        assert_eq!(decode_utf16(b"", true), (String::new(), false));
+    }
+
+    proptest! {
+        #[test]
+        fn utf16_round_trips(text in ".*", big_endian in any::<bool>()) {
+            let (decoded, lossy) = decode_utf16(&encode_utf16(&text, big_endian), big_endian);
+            prop_assert_eq!(decoded, text);
+            prop_assert!(!lossy);
+        }
+
+        #[test]
+        fn decoding_is_exact_unless_lossy(
+            bytes in prop::collection::vec(any::<u8>(), 0..512),
+            big_endian in any::<bool>(),
+        ) {
+            let (text, lossy) = decode_utf16(&bytes, big_endian);
+            if !lossy {
+                prop_assert_eq!(encode_utf16(&text, big_endian), bytes);
+            } else {
+                prop_assert!(text.contains(char::REPLACEMENT_CHARACTER));
+            }
+        }
+    }
+}
