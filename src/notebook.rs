@@ -411,6 +411,8 @@ a
             "red link ok"
         );
         assert_eq!(strip_ansi("tail\x1b[1;3"), "tail");
+        // Why this is not anstream::adapter::strip_str: that leaves a C1 CSI (U+009B) in place.
+        assert_eq!(strip_ansi("a\u{9b}31mb"), "ab");
         assert_eq!(collapse_carriage_returns("abcdef\rxy\r\n2\r"), "xycdef\n2");
     }
 
