@@ -1,27 +1,28 @@
 //! quill: read, write, edit, find and move files safely. The binary is a thin `main` over
-//! `app::main`; this library exposes the modules so tests, benches and fuzz targets can reach
-//! the pure cores (paging, sniffing, edit planning, diffing).
+//! `app::main`; this library exposes only what the fuzz targets need — the pure cores
+//! (paging, sniffing, encodings, images, notebooks, edit planning, diffing, the session file)
+//! — and keeps everything else crate-private, so the compiler finds dead code.
 
 pub mod app;
 pub(crate) mod bytes;
-pub mod cli;
+pub(crate) mod cli;
 pub mod cmd;
 pub mod diff;
 pub mod encoding;
-pub mod error;
-pub mod guard;
+pub(crate) mod error;
+pub(crate) mod guard;
 pub mod image;
-pub mod lock;
+pub(crate) mod lock;
 pub mod notebook;
-pub mod output;
+pub(crate) mod output;
 pub mod page;
-pub mod paths;
-pub mod probe;
-pub mod publish;
-pub mod report;
-pub mod settings;
-pub mod signals;
+pub(crate) mod paths;
+pub(crate) mod probe;
+pub(crate) mod publish;
+pub(crate) mod report;
+pub(crate) mod settings;
+pub(crate) mod signals;
 pub mod sniff;
 pub mod state;
-pub mod walk;
-pub mod warnings;
+pub(crate) mod walk;
+pub(crate) mod warnings;

@@ -60,6 +60,7 @@ impl Staged {
         })
     }
 
+    #[cfg(test)]
     pub fn path(&self) -> &Path {
         self.tmp.path()
     }

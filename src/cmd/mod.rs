@@ -5,11 +5,11 @@
 //! `publish` and returns a report. None prints; none imports `app` or `output`'s printing.
 
 pub mod edit;
-pub mod generate;
-pub mod glob;
-pub mod grep;
-pub mod read;
+pub(crate) mod generate;
+pub(crate) mod glob;
+pub(crate) mod grep;
+pub(crate) mod read;
 pub mod state;
-pub mod transfer;
-pub mod undo;
-pub mod write;
+pub(crate) mod transfer;
+pub(crate) mod undo;
+pub(crate) mod write;
