@@ -15,6 +15,7 @@ mod read;
 mod resolve;
 mod search;
 mod state;
+mod terminal;
 mod transfer;
 mod undo;
 mod write;
