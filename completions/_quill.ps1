@@ -119,7 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;glob' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return (0 = all)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Order of the entries')
             [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
@@ -136,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
             [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Separate paths with NUL instead of newline (text output)')
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'Separate paths with NUL instead of newline (text output)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
             [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
@@ -161,7 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match')
             [CompletionResult]::new('--max-columns', '--max-columns', [CompletionResultType]::ParameterName, 'Cut lines longer than this with a marker (0 = no cap)')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return (0 = all)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
             [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
@@ -192,6 +193,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'Prefix every line with its path')
             [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0')
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
             [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')

@@ -256,7 +256,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__glob)
-            opts="-i -L -0 -h -V --limit --offset --sort --ignore-case --hidden --no-ignore --follow --max-walk --null --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-i -L -0 -h -V --limit --offset --sort --ignore-case --hidden --no-ignore --follow --max-walk --null --all --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -306,7 +306,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__grep)
-            opts="-F -i -S -w -U -g -t -T -L -n -N -A -B -C -0 -h -V --fixed-strings --ignore-case --smart-case --word-regexp --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-F -i -S -w -U -g -t -T -L -n -N -A -B -C -0 -h -V --fixed-strings --ignore-case --smart-case --word-regexp --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --all --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

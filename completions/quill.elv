@@ -112,7 +112,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --version 'Print version'
         }
         &'quill;glob'= {
-            cand --limit 'Most entries to return (0 = all)'
+            cand --limit 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]'
             cand --offset 'Skip the first N entries'
             cand --sort 'Order of the entries'
             cand --max-walk 'Stop the walk after this many entries'
@@ -129,6 +129,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --follow 'Follow symbolic links'
             cand -0 'Separate paths with NUL instead of newline (text output)'
             cand --null 'Separate paths with NUL instead of newline (text output)'
+            cand --all 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)'
             cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
             cand --text 'Print text for people, even when QUILL_FORMAT=json'
             cand --read-only 'Refuse every change (read_only)'
@@ -153,7 +154,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand -C 'Lines of context before and after each match'
             cand --context 'Lines of context before and after each match'
             cand --max-columns 'Cut lines longer than this with a marker (0 = no cap)'
-            cand --limit 'Most entries to return (0 = all)'
+            cand --limit 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]'
             cand --offset 'Skip the first N entries'
             cand --max-walk 'Stop the walk after this many entries'
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
@@ -184,6 +185,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --no-heading 'Prefix every line with its path'
             cand -0 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
             cand --null 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
+            cand --all 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)'
             cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
             cand --text 'Print text for people, even when QUILL_FORMAT=json'
             cand --read-only 'Refuse every change (read_only)'

@@ -110,7 +110,7 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l read-only -d 'Refus
 complete -c quill -n "__fish_quill_using_subcommand edit" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand edit" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand edit" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand glob" -l limit -d 'Most entries to return (0 = all)' -r
+complete -c quill -n "__fish_quill_using_subcommand glob" -l limit -d 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]' -r
 complete -c quill -n "__fish_quill_using_subcommand glob" -l offset -d 'Skip the first N entries' -r
 complete -c quill -n "__fish_quill_using_subcommand glob" -l sort -d 'Order of the entries' -r -f -a "mtime\t'Modification time, newest first; ties by path'
 path\t'Path, in byte order'
@@ -128,6 +128,7 @@ complete -c quill -n "__fish_quill_using_subcommand glob" -l hidden -d 'Include 
 complete -c quill -n "__fish_quill_using_subcommand glob" -l no-ignore -d 'Do not honor .gitignore, .ignore and .git/info/exclude'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s L -l follow -d 'Follow symbolic links'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s 0 -l null -d 'Separate paths with NUL instead of newline (text output)'
+complete -c quill -n "__fish_quill_using_subcommand glob" -l all -d 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l read-only -d 'Refuse every change (read_only)'
@@ -144,7 +145,7 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s A -l after-context 
 complete -c quill -n "__fish_quill_using_subcommand grep" -s B -l before-context -d 'Lines of context before each match' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-columns -d 'Cut lines longer than this with a marker (0 = no cap)' -r
-complete -c quill -n "__fish_quill_using_subcommand grep" -l limit -d 'Most entries to return (0 = all)' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l limit -d 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l offset -d 'Skip the first N entries' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-walk -d 'Stop the walk after this many entries' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -168,6 +169,7 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s N -l no-line-number
 complete -c quill -n "__fish_quill_using_subcommand grep" -l heading -d 'Show the path above each file\'s matches (default on a terminal)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l no-heading -d 'Prefix every line with its path'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s 0 -l null -d 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
+complete -c quill -n "__fish_quill_using_subcommand grep" -l all -d 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l read-only -d 'Refuse every change (read_only)'

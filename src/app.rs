@@ -104,6 +104,7 @@ fn run(cli: Cli) -> u8 {
                 color: false,
                 color_stderr: false,
                 cwd: PathBuf::from("/"),
+                stdout_is_terminal: io::stdout().is_terminal(),
             };
             return output::emit_error(&cfg, op, &e, &[]);
         }
@@ -247,20 +248,62 @@ fn settings(cli: &Cli) -> Result<Settings> {
             color,
             color_stderr,
             cwd: cwd.clone(),
+            stdout_is_terminal: io::stdout().is_terminal(),
         },
+        list_limit: list_limit()?,
         cwd,
         stderr_is_terminal: io::stderr().is_terminal(),
         warnings: Warnings::default(),
     })
 }
-/// Whether to color a stream: `--color always` wins over NO_COLOR (no-color.org), `never`
-/// never, `auto` only on a terminal without NO_COLOR.
+/// Whether to color a stream, decided as anstream's `AutoStream::choice` does, with one
+/// difference (`TERM=dumb` always wins in `auto`). In order, the first that applies:
+///
+/// 1. `--color always` colors, `--color never` does not (the flag beats the environment);
+/// 2. `NO_COLOR` set and non-empty: no color (no-color.org);
+/// 3. `CLICOLOR_FORCE` set, non-empty and not `0`: color, even when not a terminal;
+/// 4. `CLICOLOR=0`: no color;
+/// 5. not a terminal: no color;
+/// 6. `TERM=dumb`: no color; `TERM` unset: color only with `CLICOLOR` (non-zero) or `CI`;
+/// 7. otherwise color.
 fn color_for(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal,
+        ColorChoice::Auto => {
+            let clicolor = anstyle_query::clicolor();
+            if anstyle_query::no_color() {
+                false
+            } else if env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
+                true
+            } else if clicolor == Some(false) || !terminal {
+                false
+            } else {
+                match env::var_os("TERM") {
+                    Some(t) if t == "dumb" => false,
+                    Some(_) => true,
+                    None => clicolor == Some(true) || anstyle_query::is_ci(),
+                }
+            }
+        }
     }
+}
+
+/// `QUILL_LIMIT`: the `--limit` of glob and grep when the command line gives none (0 = no
+/// limit), so a script can ask for whole results once for every call.
+fn list_limit() -> Result<Option<usize>> {
+    let Some(v) = env_var("QUILL_LIMIT") else {
+        return Ok(None);
+    };
+    v.to_str()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "invalid value '{}' for QUILL_LIMIT: a number of entries (0 = all)",
+                v.to_string_lossy()
+            ))
+        })
 }
 
 /// `--state-dir`, else `$QUILL_STATE_DIR`, else `$XDG_STATE_HOME/quill`, else

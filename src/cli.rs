@@ -260,19 +260,18 @@ const GLOB_EXAMPLES: &str = "\
 Examples:
   quill glob '**/*.rs'                   # newest first, at most 100
   quill glob '*.{md,txt}' docs --sort path
-  quill glob '**/test_*' --limit 0 -0 | xargs -0 wc -l
+  quill glob '**/test_*' --all -0 | xargs -0 wc -l
   quill glob '**/*' --hidden --no-ignore --offset 100   # the next page";
 
 #[derive(Debug, Args)]
 pub struct GlobArgs {
     /// Glob over paths relative to PATH (`*` stays within a directory, `**` crosses).
     pub pattern: String,
-    /// Where to search.
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
-    /// Most entries to return (0 = all).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub limit: usize,
+    /// Where to search [default: .].
+    pub path: Option<PathBuf>,
+    /// Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT].
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
     /// Skip the first N entries.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
@@ -297,6 +296,9 @@ pub struct GlobArgs {
     /// Separate paths with NUL instead of newline (text output).
     #[arg(short = '0', long = "null")]
     pub null: bool,
+    /// Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0).
+    #[arg(long, conflicts_with = "limit")]
+    pub all: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -381,9 +383,9 @@ pub struct GrepArgs {
     /// Cut lines longer than this with a marker (0 = no cap).
     #[arg(long, value_name = "NUM", default_value_t = 500)]
     pub max_columns: usize,
-    /// Most entries to return (0 = all).
-    #[arg(long, value_name = "N", default_value_t = 200)]
-    pub limit: usize,
+    /// Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT].
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
     /// Skip the first N entries.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
@@ -399,6 +401,9 @@ pub struct GrepArgs {
     /// Follow each path with NUL instead of `:` or a newline (text output), for xargs -0.
     #[arg(short = '0', long = "null")]
     pub null: bool,
+    /// Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0).
+    #[arg(long, conflicts_with = "limit")]
+    pub all: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

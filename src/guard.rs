@@ -15,7 +15,7 @@ use crate::lock::LockGuard;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity, sha256_bytes};
 use crate::publish::{self, Staged};
-use crate::report::{FileAccess, MutationReport};
+use crate::report::{AsTyped, FileAccess, MutationReport};
 use crate::settings::Settings;
 use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
@@ -380,6 +380,7 @@ pub fn report(s: &Settings, mut o: Change) -> MutationReport {
         matched_fuzzily: None,
         spans: None,
         deleted: o.deleted.is_some(),
+        typed: AsTyped::one(target, &o.resolved.typed),
     };
     match rendered {
         Some(r) => {

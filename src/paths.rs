@@ -37,6 +37,8 @@ impl Root {
 /// A path after resolution.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// The path exactly as given (text output names the file this way).
+    pub typed: PathBuf,
     /// The path as given, made absolute (not resolved).
     pub requested: PathBuf,
     /// The real file: every symlink resolved. For a missing file, its real parent joined with
@@ -77,6 +79,7 @@ pub fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved>
     };
     check_root(root, &requested, &target)?;
     Ok(Resolved {
+        typed: path.to_path_buf(),
         requested,
         target,
         via_symlink,

@@ -22,6 +22,8 @@ pub struct Settings {
     pub cwd: PathBuf,
     /// How results are printed (format, color, the directory paths are shown relative to).
     pub output: OutputConfig,
+    /// `QUILL_LIMIT`: glob's and grep's `--limit` when the command line gives none.
+    pub list_limit: Option<usize>,
     /// Whether stderr is a terminal (progress bars).
     pub stderr_is_terminal: bool,
     pub warnings: Warnings,
@@ -41,6 +43,16 @@ impl Settings {
             });
         }
         Ok(())
+    }
+
+    /// The `--limit` of a listing (glob, grep): `--limit N` as given, else `--all` (0 = no
+    /// limit), else `QUILL_LIMIT`, else the command's default.
+    pub fn limit(&self, flag: Option<usize>, all: bool, default: usize) -> usize {
+        match (flag, all) {
+            (Some(n), _) => n,
+            (None, true) => 0,
+            (None, false) => self.list_limit.unwrap_or(default),
+        }
     }
 
     /// The state directory, opened for this run's lock timeout and warnings.

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use crate::cli::{GlobArgs, SortKey};
 use crate::error::{Error, Result};
-use crate::report::{GlobReport, Report};
+use crate::report::{AsTyped, GlobReport, Report};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
@@ -28,6 +28,7 @@ pub struct GlobRequest {
     offset: usize,
     max_walk: usize,
     null: bool,
+    typed: AsTyped,
 }
 
 impl GlobArgs {
@@ -35,7 +36,12 @@ impl GlobArgs {
     pub fn resolve(self, s: &Settings) -> Result<GlobRequest> {
         let args = self;
         let matcher = compile(&args.pattern, args.ignore_case)?;
-        let base = search_dir(s, &args.path)?;
+        let base = search_dir(s, args.path.as_deref().unwrap_or(Path::new(".")))?;
+        // No PATH typed: files are shown relative to the current directory, without `./`.
+        let typed = match &args.path {
+            Some(p) => AsTyped::one(&base, p),
+            None => AsTyped::default(),
+        };
         Ok(GlobRequest {
             matcher,
             base,
@@ -45,10 +51,11 @@ impl GlobArgs {
                 follow: args.follow,
             },
             sort: args.sort,
-            limit: args.limit,
+            limit: s.limit(args.limit, args.all, 100),
             offset: args.offset,
             max_walk: args.max_walk,
             null: args.null,
+            typed,
         })
     }
 }
@@ -81,6 +88,7 @@ pub fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         offset,
         max_walk,
         null,
+        typed,
     } = req;
     let walker = walk::builder(std::slice::from_ref(&base), &opts, s.root.as_ref());
     let problems = WalkProblems::default();
@@ -118,6 +126,7 @@ pub fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         offset,
         walk: problems.finish(&s.warnings),
         null,
+        typed,
     }))
 }
 

@@ -29,7 +29,7 @@ use crate::output::progress::Progress;
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
 use crate::publish::{self, NoReplace, NoReplaceError, Staged};
-use crate::report::{FileAccess, Report, TransferReport};
+use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
 use crate::state::{Baseline, now_ns};
@@ -52,6 +52,8 @@ pub struct TransferRequest {
     replace: Option<String>,
     expect: Option<String>,
     progress: ProgressMode,
+    /// Text output: both ends as typed.
+    typed: AsTyped,
 }
 
 impl TransferArgs {
@@ -82,6 +84,24 @@ impl TransferArgs {
         if src.target == dst.target {
             return Err(same_file(&src, &dst));
         }
+        // Into a directory: the destination as typed is that directory's name joined with
+        // the file's.
+        let typed_dst = match dst.target.file_name() {
+            Some(name) if s.cwd.join(&args.destination).is_dir() => args.destination.join(name),
+            _ => args.destination.clone(),
+        };
+        let typed = AsTyped {
+            roots: vec![
+                TypedRoot {
+                    resolved: src.target.clone(),
+                    typed: args.source.clone(),
+                },
+                TypedRoot {
+                    resolved: dst.target.clone(),
+                    typed: typed_dst,
+                },
+            ],
+        };
         Ok(TransferRequest {
             src,
             dst,
@@ -89,6 +109,7 @@ impl TransferArgs {
             replace,
             expect,
             progress: args.progress,
+            typed,
         })
     }
 }
@@ -101,7 +122,9 @@ pub fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
         replace,
         expect,
         progress,
+        typed,
     } = req;
+    let started = std::time::Instant::now();
     let _locks = s.store().lock_mutations(&[&src.target, &dst.target])?;
 
     // Everything below runs under both locks: the checks, the publication, the state update.
@@ -146,6 +169,8 @@ pub fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
         source_removed: outcome.source_removed,
         source_kept_reason: outcome.kept_reason,
         file_access: FileAccess::write(&dst.target),
+        elapsed: started.elapsed(),
+        typed,
     }))
 }
 
@@ -369,15 +394,31 @@ impl Job<'_> {
         let to = &self.dst.target;
         let mut staged = Staged::new(to)?;
         self.restrict(&mut staged)?;
-        let mut progress =
-            Progress::new(self.progress, self.before.size, self.s.stderr_is_terminal);
-        let (sha256, bytes, after) = stream(
+        let label = self
+            .src
+            .typed
+            .file_name()
+            .unwrap_or(self.src.typed.as_os_str());
+        let mut progress = Progress::new(
+            self.progress,
+            self.before.size,
+            self.s.stderr_is_terminal,
+            &label.to_string_lossy(),
+            self.s.output.color_stderr,
+        );
+        let streamed = stream(
             &source,
             &self.src.target,
             staged.file_mut(),
             to,
             &mut progress,
-        )?;
+        );
+        if streamed.is_err() {
+            // Interrupted (Ctrl-C, SIGTERM) or failed: clear the bar now, before the error
+            // is printed, rather than whenever `progress` is dropped.
+            progress.abandon();
+        }
+        let (sha256, bytes, after) = streamed?;
         if after != self.before || bytes != self.before.size {
             return Err(
                 self.source_changed("it was modified while it was copied; nothing was published")

@@ -12,12 +12,12 @@ pub mod search;
 pub mod text;
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::error::{Error, exit};
-use crate::report::Report;
+use crate::report::{AsTyped, Report};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -33,8 +33,77 @@ pub struct OutputConfig {
     pub color: bool,
     /// Color on stderr (errors and warnings in text mode).
     pub color_stderr: bool,
-    /// Text output shows paths below this directory relative to it.
+    /// Text output shows paths below this directory relative to it (unless below a path
+    /// argument, shown as typed: see `Shown`).
     pub cwd: PathBuf,
+    /// Stdout is a terminal (a person reads it, not a script).
+    pub stdout_is_terminal: bool,
+}
+
+/// How text output names a file, as rg and fd do: below (or at) a path argument, as typed
+/// followed by the rest (`quill glob '*.rs' ../tour` prints `../tour/main.rs`, `quill grep x
+/// ./src` prints `./src/a.rs`, an absolute argument prints absolute paths); otherwise relative
+/// to the current directory when below it, else absolute. Raw bytes: a name need not be UTF-8.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a> {
+    head: &'a [u8],
+    slash: bool,
+    tail: &'a [u8],
+}
+
+impl<'a> Shown<'a> {
+    pub fn new(cwd: &Path, typed: &'a AsTyped, path: &'a Path) -> Shown<'a> {
+        let full = path.as_os_str().as_encoded_bytes();
+        let mut best: Option<(usize, Shown<'a>)> = None;
+        for root in &typed.roots {
+            let r = root.resolved.as_os_str().as_encoded_bytes();
+            let Some(rest) = full.strip_prefix(r) else {
+                continue;
+            };
+            let tail = if rest.is_empty() || r.ends_with(b"/") {
+                rest
+            } else if let Some(t) = rest.strip_prefix(b"/") {
+                t
+            } else {
+                continue;
+            };
+            if best.as_ref().is_some_and(|(len, _)| *len >= r.len()) {
+                continue;
+            }
+            let head = root.typed.as_os_str().as_encoded_bytes();
+            let slash = !tail.is_empty() && !head.ends_with(b"/");
+            best = Some((r.len(), Shown { head, slash, tail }));
+        }
+        if let Some((_, shown)) = best {
+            return shown;
+        }
+        let base = cwd.as_os_str().as_encoded_bytes();
+        let tail = match full.strip_prefix(base) {
+            Some(rest) if base == b"/" && !rest.is_empty() => rest,
+            Some([b'/', rest @ ..]) if !rest.is_empty() => rest,
+            _ => full,
+        };
+        Shown {
+            head: b"",
+            slash: false,
+            tail,
+        }
+    }
+
+    pub fn write_to(&self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
+        w.write_all(self.head)?;
+        if self.slash {
+            w.write_all(b"/")?;
+        }
+        w.write_all(self.tail)
+    }
+
+    /// As text (lossy for a name that is not UTF-8).
+    pub fn to_text(self) -> String {
+        let mut v = Vec::with_capacity(self.head.len() + 1 + self.tail.len());
+        let _ = self.write_to(&mut v);
+        String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
 }
 
 /// The success envelope.

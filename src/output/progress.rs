@@ -1,7 +1,9 @@
-//! Progress reporting on stderr for long operations: an indicatif bar on a terminal (bytes,
-//! rate, ETA) for large files, JSON lines for harnesses (`--progress json`:
-//! `{"event":"progress","bytes":N,"total":N}`, at most every 64 MiB or 200 ms, plus a final
-//! line), or nothing. Stdout is never touched: it carries the one result object. A failed
+//! Progress reporting on stderr for long operations: an indicatif bar on a terminal (the file's
+//! name, percentage, bytes, rate, ETA) for large files, cleared when the copy ends or fails
+//! (Ctrl-C included) so an error stands alone; JSON lines for harnesses (`--progress json`:
+//! `{"event":"progress","bytes":N,"total":N}`, at most every 64 MiB or 200 ms, and the final
+//! line — the only one with `bytes == total` for a file that did not change — once the copy
+//! is complete), or nothing. Stdout is never touched: it carries the one result object. A failed
 //! write to stderr is ignored — progress is never worth failing a transfer for.
 
 use std::io::Write;
@@ -31,19 +33,30 @@ pub enum Progress {
 }
 
 impl Progress {
-    /// Choose the sink: `auto` draws a bar only when stderr is a terminal and the file is large.
-    pub fn new(mode: ProgressMode, total: u64, stderr_is_terminal: bool) -> Progress {
+    /// Choose the sink: `auto` draws a bar only when stderr is a terminal and the file is large;
+    /// the bar is labeled `label` (the file's name) and colored when `color`.
+    pub fn new(
+        mode: ProgressMode,
+        total: u64,
+        stderr_is_terminal: bool,
+        label: &str,
+        color: bool,
+    ) -> Progress {
         match mode {
             ProgressMode::None => Progress::None,
             ProgressMode::Auto if !stderr_is_terminal || total < BAR_THRESHOLD => Progress::None,
             ProgressMode::Auto => {
                 let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-                let style = ProgressStyle::with_template(
-                    "{bar:40.cyan/blue} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} ETA {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> ");
+                let template = if color {
+                    "{prefix:.bold} {bar:20.cyan/blue} {percent:>3}% {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} ETA {eta}"
+                } else {
+                    "{prefix} {bar:20} {percent:>3}% {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} ETA {eta}"
+                };
+                let style = ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> ");
                 bar.set_style(style);
+                bar.set_prefix(label.to_string());
                 Progress::Bar(bar)
             }
             ProgressMode::Json => Progress::Json {
@@ -67,7 +80,10 @@ impl Progress {
                 last_at,
             } => {
                 *done += bytes;
-                if *done - *last_bytes >= JSON_EVERY_BYTES || last_at.elapsed() >= JSON_EVERY {
+                // The line with everything is `finish`'s, once the copy is complete.
+                if *done < *total
+                    && (*done - *last_bytes >= JSON_EVERY_BYTES || last_at.elapsed() >= JSON_EVERY)
+                {
                     json_line(*done, *total);
                     *last_bytes = *done;
                     *last_at = Instant::now();
@@ -76,12 +92,23 @@ impl Progress {
         }
     }
 
-    /// The stream is complete: a final JSON line, or the bar cleared.
+    /// The stream is complete: the final JSON line (once: the sink is spent), or the bar
+    /// cleared.
     pub fn finish(&mut self) {
         match self {
             Progress::None => {}
             Progress::Bar(bar) => bar.finish_and_clear(),
             Progress::Json { total, done, .. } => json_line(*done, *total),
+        }
+        *self = Progress::None;
+    }
+}
+
+impl Progress {
+    /// The stream stopped short: clear the bar, print no final JSON line.
+    pub fn abandon(&mut self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
         }
         *self = Progress::None;
     }

@@ -1,16 +1,17 @@
 //! Text rendering of `glob` and `grep` results, shaped like fd's and ripgrep's output: one
 //! path per line (or NUL-separated with `-0`); `path:line:text` without headings, or a path
 //! heading followed by `line:text` lines; context lines with `-` and `--` between groups.
-//! Paths are relative to the current directory when below it. A note on stderr says when a
-//! page is not the whole result.
+//! Paths are shown as typed below a PATH argument, else relative to the current directory
+//! when below it (`output::Shown`); glob colors them as `ls` does (`LS_COLORS`). A note on
+//! stderr says when a page is not the whole result, and how to get all of it.
 
 use std::collections::BTreeMap;
 use std::io::{self, IoSlice, Write};
 use std::path::{Path, PathBuf};
 
-use super::OutputConfig;
-use super::palette::Palette;
-use crate::paths::display;
+use super::palette::{Palette, PathColors};
+use super::{OutputConfig, Shown};
+use crate::report::AsTyped;
 use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View};
 
 /// How grep's worker threads print one file's matches while they search: the caller builds
@@ -21,20 +22,23 @@ pub struct GrepPrinter {
     view: View,
     palette: Palette,
     cwd: PathBuf,
+    typed: AsTyped,
 }
 
 impl GrepPrinter {
-    pub fn new(view: View, color: bool, cwd: PathBuf) -> GrepPrinter {
+    pub fn new(view: View, color: bool, cwd: PathBuf, typed: AsTyped) -> GrepPrinter {
         GrepPrinter {
             view,
             palette: Palette::new(color),
             cwd,
+            typed,
         }
     }
 
-    /// How `path` is shown: relative to the current directory when below it.
+    /// How `path` is shown: as typed below a PATH argument, else relative to the current
+    /// directory when below it (`Shown`).
     pub fn shown_path(&self, path: &Path) -> String {
-        display(&self.cwd, path)
+        Shown::new(&self.cwd, &self.typed, path).to_text()
     }
 
     /// Everything printed for one file's matches (its heading, then its lines).
@@ -67,16 +71,32 @@ pub fn render_glob(
     w: &mut dyn Write,
     cfg: &OutputConfig,
     r: &GlobReport,
-    p: &Palette,
+    _p: &Palette,
 ) -> io::Result<()> {
     let sep: &[u8] = if r.null { b"\0" } else { b"\n" };
+    // Colored: as `ls` colors the file (LS_COLORS), which costs a stat per printed path.
+    let colors = cfg.color.then(PathColors::from_env);
+    let mut line = Vec::new();
     for f in &r.files {
-        w.write_all(p.bold.as_bytes())?;
-        w.write_all(shown_bytes(&cfg.cwd, f))?;
-        w.write_all(p.reset.as_bytes())?;
+        let shown = Shown::new(&cfg.cwd, &r.typed, f);
+        match &colors {
+            Some(colors) => {
+                line.clear();
+                shown.write_to(&mut line)?;
+                colors.paint(w, &line, f)?;
+            }
+            None => shown.write_to(w)?,
+        }
         w.write_all(sep)?;
     }
-    page_note(w, r.offset, r.files.len(), r.total, r.next_offset, "files")
+    let page = Page {
+        offset: r.offset,
+        shown: r.files.len(),
+        total: r.total,
+        next: r.next_offset,
+        what: "files",
+    };
+    page.note(w, cfg)
 }
 
 pub fn render_grep(
@@ -96,19 +116,24 @@ pub fn render_grep(
     };
     let shown = if let Some(files) = &s.files {
         for f in files {
-            write!(w, "{}{}{}", p.magenta, display(&cfg.cwd, f), p.reset)?;
+            w.write_all(p.magenta.as_bytes())?;
+            Shown::new(&cfg.cwd, &r.typed, f).write_to(w)?;
+            w.write_all(p.reset.as_bytes())?;
             w.write_all(if r.view.null { b"\0" } else { b"\n" })?;
         }
         files.len()
     } else if let Some(counts) = &s.counts {
         for c in counts {
-            let path = display(&cfg.cwd, &c.path);
-            let sep = if r.view.null { '\0' } else { ':' };
-            writeln!(w, "{}{path}{}{sep}{}", p.magenta, p.reset, c.count)?;
+            let sep = if r.view.null { b'\0' } else { b':' };
+            w.write_all(p.magenta.as_bytes())?;
+            Shown::new(&cfg.cwd, &r.typed, &c.path).write_to(w)?;
+            w.write_all(p.reset.as_bytes())?;
+            w.write_all(&[sep])?;
+            writeln!(w, "{}", c.count)?;
         }
         counts.len()
     } else if let Some(matches) = &s.matches {
-        content(w, cfg, matches, &r.view, p)?;
+        content(w, cfg, &r.typed, matches, &r.view, p)?;
         matches.len()
     } else if let Some(blocks) = &s.rendered {
         rendered(w, blocks, &r.view, p)?;
@@ -116,19 +141,14 @@ pub fn render_grep(
     } else {
         0
     };
-    page_note(w, s.offset, shown, r.total, s.next_offset, noun(s))
-}
-
-/// `paths::display` as raw bytes, without an allocation per path (a file name need not be
-/// UTF-8): relative to `cwd` when below it, else absolute.
-fn shown_bytes<'a>(cwd: &Path, path: &'a Path) -> &'a [u8] {
-    let full = path.as_os_str().as_encoded_bytes();
-    let base = cwd.as_os_str().as_encoded_bytes();
-    match full.strip_prefix(base) {
-        Some(rest) if base == b"/" && !rest.is_empty() => rest,
-        Some([b'/', rest @ ..]) if !rest.is_empty() => rest,
-        _ => full,
-    }
+    let page = Page {
+        offset: s.offset,
+        shown,
+        total: r.total,
+        next: s.next_offset,
+        what: noun(s),
+    };
+    page.note(w, cfg)
 }
 
 fn noun(s: &SearchResult) -> &'static str {
@@ -139,24 +159,47 @@ fn noun(s: &SearchResult) -> &'static str {
     }
 }
 
-/// Say on stderr which part of the result this page is, when it is not all of it.
-fn page_note(
-    w: &mut dyn Write,
+/// Which part of a result a page is.
+struct Page {
     offset: usize,
     shown: usize,
     total: usize,
     next: Option<usize>,
-    what: &str,
-) -> io::Result<()> {
-    if let Some(next) = next {
+    what: &'static str,
+}
+
+impl Page {
+    /// Say on stderr which part of the result this page is, when it is not all of it, and
+    /// how to get the rest. When stdout is not a terminal a script reads it (`$(quill glob
+    /// …)`, a Makefile) and would lose the rest without noticing: the note is then a warning
+    /// that names the switch for everything first. The exit code stays 0 either way: the
+    /// page is the answer to what was asked, and agents page on purpose.
+    fn note(&self, w: &mut dyn Write, cfg: &OutputConfig) -> io::Result<()> {
+        let Some(next) = self.next else {
+            return Ok(());
+        };
         w.flush()?;
+        let Page {
+            offset,
+            shown,
+            total,
+            what,
+            ..
+        } = *self;
         let first = if shown == 0 { offset } else { offset + 1 };
-        eprintln!(
-            "quill: showing {first}-{} of {total} {what}; next page: --offset {next}",
-            offset + shown
-        );
+        let last = offset + shown;
+        if cfg.stdout_is_terminal {
+            eprintln!(
+                "quill: showing {first}-{last} of {total} {what}; next page: --offset {next}; all: --all"
+            );
+        } else {
+            eprintln!(
+                "quill: warning: output incomplete: {first}-{last} of {total} {what}; \
+                 all of them: --all (or QUILL_LIMIT=0); next page: --offset {next}"
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A line of one file as printed: its text and whether it is a match (else context).
@@ -169,6 +212,7 @@ struct Printed<'a> {
 fn content(
     w: &mut dyn Write,
     cfg: &OutputConfig,
+    typed: &AsTyped,
     matches: &[GrepMatch],
     view: &View,
     p: &Palette,
@@ -181,7 +225,7 @@ fn content(
         while j < matches.len() && &matches[j].path == path {
             j += 1;
         }
-        let shown = display(&cfg.cwd, path);
+        let shown = Shown::new(&cfg.cwd, typed, path).to_text();
         if !first_file {
             file_separator(w, view, p)?;
         }

@@ -4,8 +4,10 @@
 
 use std::io::{self, Write};
 
-use super::OutputConfig;
+use std::time::Duration;
+
 pub use super::palette::Palette;
+use super::{OutputConfig, Shown};
 use crate::error::Error;
 use crate::report::{MutationReport, ReadReport, Report, StateReport, TransferReport};
 
@@ -101,7 +103,7 @@ fn mutation(
     if r.diff_truncated {
         writeln!(w, "{}(diff cut at 200 lines){}", p.dim, p.reset)?;
     }
-    let shown = crate::paths::display(&cfg.cwd, &r.path);
+    let shown = Shown::new(&cfg.cwd, &r.typed, &r.path).to_text();
     let verb = match (r.dry_run, r.created, r.op) {
         (true, _, _) => "would change",
         (false, true, _) => "created",
@@ -125,20 +127,61 @@ fn mutation(
     )
 }
 
+/// `copied a.bin -> b.bin (2.0 GiB in 1.9 s, copy)`: the paths as typed, the size and the
+/// time in units for people (the JSON has the exact byte count).
 fn transfer(w: &mut dyn Write, cfg: &OutputConfig, r: &TransferReport) -> io::Result<()> {
     let verb = if r.source_removed { "moved" } else { "copied" };
+    let time = if r.method == "rename" {
+        String::new()
+    } else {
+        format!(" in {}", human_duration(r.elapsed))
+    };
     writeln!(
         w,
-        "{verb} {} -> {} ({} bytes, {})",
-        crate::paths::display(&cfg.cwd, &r.source),
-        crate::paths::display(&cfg.cwd, &r.destination),
-        r.bytes,
+        "{verb} {} -> {} ({}{time}, {})",
+        Shown::new(&cfg.cwd, &r.typed, &r.source).to_text(),
+        Shown::new(&cfg.cwd, &r.typed, &r.destination).to_text(),
+        human_bytes(r.bytes),
         r.method
     )?;
     if let Some(why) = &r.source_kept_reason {
         writeln!(w, "source kept: {why}")?;
     }
     Ok(())
+}
+
+/// A size in binary units: `512 B`, `1.5 KiB`, `2.0 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1023.95 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// A duration for people: `35 ms`, `1.9 s`, `42 s`, `3 min 5 s`, `2 h 1 min`.
+pub fn human_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs < 1.0 {
+        format!("{} ms", d.as_millis())
+    } else if secs < 9.95 {
+        format!("{secs:.1} s")
+    } else if secs < 60.0 {
+        format!("{secs:.0} s")
+    } else {
+        let s = d.as_secs();
+        if s < 3600 {
+            format!("{} min {} s", s / 60, s % 60)
+        } else {
+            format!("{} h {} min", s / 3600, s % 3600 / 60)
+        }
+    }
 }
 
 fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<()> {
@@ -189,5 +232,24 @@ pub fn render_error(err: &Error, p: &Palette) {
     }
     if let Some(hint) = err.hint() {
         let _ = writeln!(e, "{}  hint: {hint}{}", p.dim, p.reset);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_times_for_people() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(2 << 30), "2.0 GiB");
+        assert_eq!(human_bytes((1 << 20) - 1), "1.0 MiB");
+        assert_eq!(human_duration(Duration::from_millis(35)), "35 ms");
+        assert_eq!(human_duration(Duration::from_millis(1900)), "1.9 s");
+        assert_eq!(human_duration(Duration::from_secs(42)), "42 s");
+        assert_eq!(human_duration(Duration::from_secs(185)), "3 min 5 s");
+        assert_eq!(human_duration(Duration::from_secs(7260)), "2 h 1 min");
     }
 }

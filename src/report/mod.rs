@@ -65,3 +65,31 @@ impl FileAccess {
         }
     }
 }
+
+/// The path arguments as the user typed them, so text output names files as rg and fd do
+/// (`../src/a.rs`, `./src/a.rs`, `/abs/a.rs`): each argument as resolved (symlinks
+/// followed, absolute) with its spelling. Empty when no path was typed. Only shapes text
+/// output; the JSON names every file by its absolute path.
+#[derive(Debug, Default, Clone)]
+pub struct AsTyped {
+    pub roots: Vec<TypedRoot>,
+}
+
+/// One path argument: where it resolved to, and how it was typed.
+#[derive(Debug, Clone)]
+pub struct TypedRoot {
+    pub resolved: PathBuf,
+    pub typed: PathBuf,
+}
+
+impl AsTyped {
+    /// One path argument.
+    pub fn one(resolved: &Path, typed: &Path) -> AsTyped {
+        AsTyped {
+            roots: vec![TypedRoot {
+                resolved: resolved.to_path_buf(),
+                typed: typed.to_path_buf(),
+            }],
+        }
+    }
+}

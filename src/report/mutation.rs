@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::FileAccess;
+use super::{AsTyped, FileAccess};
 
 /// The result of `write`, `edit` and `undo`.
 #[derive(Debug, Serialize)]
@@ -58,6 +58,9 @@ pub struct MutationReport {
     /// `undo` of a creation removed the file.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,
+    /// Text output: the path as typed.
+    #[serde(skip)]
+    pub typed: AsTyped,
 }
 
 /// A 1-based inclusive line span.

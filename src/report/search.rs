@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
+use super::AsTyped;
+
 /// The report fields about the walk itself.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -38,6 +40,9 @@ pub struct GlobReport {
     /// Text output: NUL-separated (`-0`).
     #[serde(skip)]
     pub null: bool,
+    /// Text output: PATH as typed.
+    #[serde(skip)]
+    pub typed: AsTyped,
 }
 
 /// A page of `quill grep` (or the list of file types).
@@ -52,6 +57,9 @@ pub struct GrepReport {
     /// How text output is laid out.
     #[serde(skip)]
     pub view: View,
+    /// Text output: the PATH arguments as typed.
+    #[serde(skip)]
+    pub typed: AsTyped,
 }
 
 /// What a grep answers: a search, or the known file types.

@@ -1,10 +1,11 @@
 //! The result of `quill transfer` (SPEC §3.7). Data only.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::Serialize;
 
-use super::FileAccess;
+use super::{AsTyped, FileAccess};
 
 /// The result of a transfer.
 #[derive(Debug, Serialize)]
@@ -33,4 +34,10 @@ pub struct TransferReport {
     pub source_kept_reason: Option<String>,
     /// The destination, access `write`.
     pub file_access: FileAccess,
+    /// Text output: how long the transfer took.
+    #[serde(skip)]
+    pub elapsed: Duration,
+    /// Text output: the source and the destination as typed.
+    #[serde(skip)]
+    pub typed: AsTyped,
 }

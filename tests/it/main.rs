@@ -16,6 +16,7 @@ mod resolve;
 mod search;
 mod signals;
 mod state;
+mod terminal;
 mod tour;
 mod transfer;
 mod undo;

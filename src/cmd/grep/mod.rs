@@ -23,8 +23,8 @@ use crate::cli::{GrepArgs, GrepMode};
 use crate::error::{Error, Result};
 use crate::output::Format;
 use crate::output::search::GrepPrinter;
-use crate::report::Report;
 use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeDef, View};
+use crate::report::{AsTyped, Report, TypedRoot};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 
@@ -83,6 +83,8 @@ pub struct Search {
     offset: usize,
     max_walk: usize,
     view: View,
+    /// The path arguments as typed (text output names files by them).
+    typed: AsTyped,
     /// Set when the worker threads render the text output (see `Shared::printer`).
     printer: Option<GrepPrinter>,
     /// JSON wants each match's column.
@@ -102,7 +104,8 @@ impl GrepArgs {
         let matcher = build_matcher(pattern, &args)?;
         let overrides = overrides(s, &args.globs)?;
         let types = types(&args.types, &args.types_not)?;
-        let targets = resolve_paths(s, &args.paths)?;
+        let limit = s.limit(args.limit, args.all, 200);
+        let (targets, typed) = resolve_paths(s, &args.paths)?;
         let before = args.before_context.or(args.context).unwrap_or(0);
         let after = args.after_context.or(args.context).unwrap_or(0);
         let content = args.mode == GrepMode::Content;
@@ -120,8 +123,8 @@ impl GrepArgs {
         let text = s.output.format == Format::Text;
         // Text output of everything: the worker threads render each file's bytes while they
         // search. A page that may start or end inside a file keeps the lines instead.
-        let printer = (content && text && args.limit == 0 && args.offset == 0)
-            .then(|| GrepPrinter::new(view, s.output.color, s.output.cwd.clone()));
+        let printer = (content && text && limit == 0 && args.offset == 0)
+            .then(|| GrepPrinter::new(view, s.output.color, s.output.cwd.clone(), typed.clone()));
         Ok(GrepRequest::Search(Box::new(Search {
             matcher,
             targets,
@@ -137,10 +140,11 @@ impl GrepArgs {
             after,
             multiline: args.multiline,
             max_columns: args.max_columns,
-            limit: args.limit,
+            limit,
             offset: args.offset,
             max_walk: args.max_walk,
             view,
+            typed,
             printer,
             want_column: !text,
             spans: s.output.color,
@@ -299,6 +303,7 @@ pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         total,
         body: GrepBody::Search(Box::new(result)),
         view: q.view,
+        typed: q.typed,
     }))
 }
 
@@ -317,6 +322,7 @@ fn type_list() -> Report {
         total: types.len(),
         body: GrepBody::Types { types },
         view: View::default(),
+        typed: AsTyped::default(),
     })
 }
 
@@ -368,11 +374,13 @@ fn first_line(e: &grep_regex::Error) -> String {
         .unwrap_or_else(|| s.lines().next().unwrap_or("").trim().to_string())
 }
 
-/// Resolve PATH arguments (default `.`) inside the root. With several paths, a missing one is
-/// a warning and an unreadable directory is listed like any other; when nothing is left to
-/// search (or only one path was given), its error.
-fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// Resolve PATH arguments (default `.`) inside the root, and keep how they were typed. With
+/// several paths, a missing one is a warning and an unreadable directory is listed like any
+/// other; when nothing is left to search (or only one path was given), its error.
+fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<(Vec<PathBuf>, AsTyped)> {
     let default = [PathBuf::from(".")];
+    // No path typed: files are shown relative to the current directory, without `./`.
+    let typed_any = !paths.is_empty();
     let paths = if paths.is_empty() {
         &default[..]
     } else {
@@ -380,6 +388,7 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     };
     let several = paths.len() > 1;
     let mut out = Vec::new();
+    let mut typed = AsTyped::default();
     let mut first_err = None;
     for p in paths {
         let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
@@ -395,11 +404,17 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             std::fs::read_dir(&r.target)
                 .map_err(|e| Error::io("read the directory", &r.target, e))?;
         }
+        if typed_any {
+            typed.roots.push(TypedRoot {
+                resolved: r.target.clone(),
+                typed: p.clone(),
+            });
+        }
         out.push(r.target);
     }
     match first_err {
         Some(e) if out.is_empty() => Err(e),
-        _ => Ok(out),
+        _ => Ok((out, typed)),
     }
 }
 
