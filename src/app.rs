@@ -10,59 +10,173 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
-use crate::cli::{Cli, ColorChoice, Command};
+use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
 use crate::error::{Error, Result, exit};
 use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
-use crate::report::Report;
+use crate::report::{Report, VersionReport};
 use crate::settings::Settings;
 use crate::warnings::Warnings;
 
 pub fn main() -> ExitCode {
     let args: Vec<OsString> = env::args_os().collect();
-    let code = match Cli::try_parse_from(&args) {
+    let parsed = cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let code = match parsed {
         Ok(cli) => run(cli),
         Err(err) => parse_failure(&args, err),
     };
     ExitCode::from(code)
 }
 
+/// Help and version (exit 0), or a usage error in quill's one error style: text on stderr
+/// (`quill: error: …`, the usage line, the hint) or the JSON error object.
 fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
     use clap::error::ErrorKind;
-    if matches!(
-        err.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-    ) {
-        let _ = err.print();
-        return exit::SUCCESS;
+    let json = wants_json(args);
+    match err.kind() {
+        ErrorKind::DisplayHelp => {
+            let _ = err.print();
+            return exit::SUCCESS;
+        }
+        ErrorKind::DisplayVersion if json => {
+            let report = Report::Version(VersionReport {
+                version: env!("CARGO_PKG_VERSION"),
+                commit: cli::COMMIT,
+                date: cli::COMMIT_DATE,
+            });
+            return output::emit(&plain_output(Format::Json), "version", &report, &[]);
+        }
+        ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            return exit::SUCCESS;
+        }
+        // `quill` alone: the help, on stderr, as clap prints it; exit 2.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if !json => {
+            let _ = err.print();
+            return exit::USAGE;
+        }
+        _ => {}
     }
-    if wants_json(args) {
-        let op = guess_op(args);
-        let e = Error::usage(one_line(&err.to_string()));
-        output::print_json_error(op, &e, &[]);
-    } else {
-        let _ = err.print();
-    }
-    exit::USAGE
+    let e = usage_error(&err, guess_op(args));
+    let format = if json { Format::Json } else { Format::Text };
+    let mut cfg = plain_output(format);
+    cfg.color_stderr = color_for(color_arg(args), io::stderr().is_terminal());
+    output::emit_error(&cfg, guess_op(args), &e, &[])
 }
 
-/// clap's message on one line: the error and its details, without the usage block.
-fn one_line(s: &str) -> String {
-    s.lines()
+/// `Usage: quill OP [OPTIONS] …` of a subcommand (or of quill, for `usage`).
+fn usage_of(op: &str) -> Option<String> {
+    let mut root = cli::command();
+    root.build();
+    let cmd = match op {
+        "usage" => &mut root,
+        op => root.find_subcommand_mut(op)?,
+    };
+    Some(cmd.render_usage().to_string())
+}
+
+/// Output settings for what is printed before `Settings` exist.
+fn plain_output(format: Format) -> OutputConfig {
+    OutputConfig {
+        format,
+        color: false,
+        color_stderr: false,
+        cwd: PathBuf::from("/"),
+        stdout_is_terminal: io::stdout().is_terminal(),
+    }
+}
+
+/// `--color WHEN` as given on a command line clap could not parse (last one wins).
+fn color_arg(args: &[OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut it = args.iter().skip(1).map(|a| a.to_str().unwrap_or(""));
+    while let Some(a) = it.next() {
+        let value = match a {
+            "--" => break,
+            "--color" => it.next().unwrap_or(""),
+            _ => match a.strip_prefix("--color=") {
+                Some(v) => v,
+                None => continue,
+            },
+        };
+        choice = match value {
+            "always" => ColorChoice::Always,
+            "never" => ColorChoice::Never,
+            _ => ColorChoice::Auto,
+        };
+    }
+    choice
+}
+
+/// A clap error as `Error::Usage`: clap's message (without its tips and usage block), the
+/// offending argument and clap's suggestion as fields, clap's tip as the hint.
+fn usage_error(err: &clap::Error, op: &str) -> Error {
+    use clap::error::{ContextKind, ContextValue};
+    let rendered = err.to_string();
+    let message = rendered
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .lines()
         .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
-        .join(" ")
-        .trim_start_matches("error: ")
-        .to_string()
+        .join(" ");
+    let message = message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_string();
+    let tips: Vec<&str> = rendered
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("tip: "))
+        .collect();
+    let text = |kind: ContextKind| match err.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) if !v.is_empty() => Some(v.join(" ")),
+        ContextValue::StyledStr(s) => Some(s.to_string()),
+        _ => None,
+    };
+    // An option as typed: `--sort`, not clap's `--sort <SORT>`.
+    let argument = text(ContextKind::InvalidArg)
+        .map(|a| match a.split_whitespace().next() {
+            Some(flag) if a.starts_with('-') => flag.to_string(),
+            _ => a,
+        })
+        .or_else(|| text(ContextKind::InvalidSubcommand));
+    let suggestion = text(ContextKind::SuggestedArg)
+        .or_else(|| text(ContextKind::SuggestedSubcommand))
+        .or_else(|| text(ContextKind::SuggestedValue));
+    // clap names the usage for some errors only; else the usage of the command at hand.
+    let usage = text(ContextKind::Usage).or_else(|| usage_of(op)).map(|u| {
+        u.lines()
+            .map(|l| l.trim())
+            .map(|l| l.strip_prefix("Usage:").unwrap_or(l).trim())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    Error::Usage {
+        message: if message.is_empty() {
+            err.kind().to_string()
+        } else {
+            message
+        },
+        argument,
+        suggestion,
+        usage: usage.filter(|u| !u.is_empty()),
+        tip: (!tips.is_empty()).then(|| tips.join("; ")),
+    }
 }
 
+/// Whether a command line clap could not parse asked for JSON (an invalid `QUILL_FORMAT`
+/// counts as text here: the usage error at hand comes first).
 fn wants_json(args: &[OsString]) -> bool {
-    let mut json = env::var("QUILL_FORMAT").is_ok_and(|v| v.eq_ignore_ascii_case("json"));
+    let mut json = matches!(env_format(), Ok(Some(Format::Json)));
     for a in args.iter().skip(1) {
         if a == "--json" {
             json = true;
@@ -99,14 +213,8 @@ fn run(cli: Cli) -> u8 {
     let settings = match settings(&cli) {
         Ok(s) => s,
         Err(e) => {
-            let cfg = OutputConfig {
-                format: format_of(&cli),
-                color: false,
-                color_stderr: false,
-                cwd: PathBuf::from("/"),
-                stdout_is_terminal: io::stdout().is_terminal(),
-            };
-            return output::emit_error(&cfg, op, &e, &[]);
+            let format = format_of(&cli).unwrap_or(Format::Text);
+            return output::emit_error(&plain_output(format), op, &e, &[]);
         }
     };
     let result = dispatch(&settings, cli.command);
@@ -146,15 +254,37 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
     }
 }
 
-fn format_of(cli: &Cli) -> Format {
+/// `--json` or `--text`, else `QUILL_FORMAT`, else text. Like every variable with a flag, the
+/// variable is read only when no flag decides; then a value other than `text` or `json`
+/// (any case; empty counts as unset) is a usage error.
+fn format_of(cli: &Cli) -> Result<Format> {
     if cli.global.json {
-        Format::Json
+        Ok(Format::Json)
     } else if cli.global.text {
-        Format::Text
-    } else if env::var("QUILL_FORMAT").is_ok_and(|v| v.eq_ignore_ascii_case("json")) {
-        Format::Json
+        Ok(Format::Text)
     } else {
-        Format::Text
+        Ok(env_format()?.unwrap_or(Format::Text))
+    }
+}
+
+/// `QUILL_FORMAT`: `None` when unset or empty.
+fn env_format() -> Result<Option<Format>> {
+    let Some(v) = env_var("QUILL_FORMAT") else {
+        return Ok(None);
+    };
+    match v.to_str() {
+        Some(v) if v.eq_ignore_ascii_case("json") => Ok(Some(Format::Json)),
+        Some(v) if v.eq_ignore_ascii_case("text") => Ok(Some(Format::Text)),
+        _ => Err(Error::Usage {
+            message: format!(
+                "invalid value '{}' for QUILL_FORMAT: use 'text' or 'json'",
+                v.to_string_lossy()
+            ),
+            argument: Some("QUILL_FORMAT".into()),
+            suggestion: None,
+            usage: None,
+            tip: Some("unset QUILL_FORMAT or set it to text or json".into()),
+        }),
     }
 }
 
@@ -166,7 +296,7 @@ fn env_var(name: &str) -> Option<OsString> {
 
 fn settings(cli: &Cli) -> Result<Settings> {
     let g = &cli.global;
-    let format = format_of(cli);
+    let format = format_of(cli)?;
     let color = color_for(g.color, io::stdout().is_terminal()) && format == Format::Text;
     let color_stderr = color_for(g.color, io::stderr().is_terminal());
     // A deleted current directory has no name: use the shell's $PWD, so absolute paths still

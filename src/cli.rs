@@ -1,10 +1,90 @@
 //! The command-line surface, declared with clap derive and nothing else: raw values only, no
 //! I/O, no validation beyond what clap does. `app` turns the global options into `Settings`;
-//! each command's `XArgs::resolve` turns its own into a checked request. Completions and man pages are generated from these definitions.
+//! each command's `XArgs::resolve` turns its own into a checked request. Completions and man
+//! pages are generated from these definitions. `command()` is the one place that finishes
+//! what derive cannot say: the type names `grep -t` completes, and the guard options hidden
+//! where they mean nothing.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+/// `quill --version`: the package version and, when built from a git checkout, the commit and
+/// its date (`0.1.0 (abc1234 2026-12-01)`; set by `build.rs`).
+pub const VERSION: &str = env!("QUILL_VERSION");
+/// The short commit quill was built from, if known.
+pub const COMMIT: Option<&str> = non_empty(env!("QUILL_COMMIT"));
+/// That commit's date (YYYY-MM-DD), if known.
+pub const COMMIT_DATE: Option<&str> = non_empty(env!("QUILL_COMMIT_DATE"));
+
+const fn non_empty(s: &'static str) -> Option<&'static str> {
+    if s.is_empty() { None } else { Some(s) }
+}
+
+/// The global options that guard or locate file access. `completions` and `man` take them
+/// (global options go anywhere, and scripts set `QUILL_*` for every command) but they mean
+/// nothing there, so those two commands' help, man pages and completions leave them out.
+pub const GUARD_OPTIONS: [&str; 6] = [
+    "session",
+    "state_dir",
+    "root",
+    "read_only",
+    "strict",
+    "lock_timeout",
+];
+
+/// The clap command of quill, finished: `grep -t/-T` offer ripgrep's default type names to
+/// the completion scripts (hidden from help: there are hundreds), and `completions` and `man`
+/// hide the guard options. Parsing, help, completions and man pages all use this.
+pub fn command() -> clap::Command {
+    let root = Cli::command();
+    // Copies of the guard options, hidden: a subcommand that has an argument of a global's id
+    // does not get the global's copy, and parses the option all the same.
+    let hidden_guards: Vec<clap::Arg> = root
+        .get_arguments()
+        .filter(|a| GUARD_OPTIONS.contains(&a.get_id().as_str()))
+        .map(|a| a.clone().hide(true))
+        .collect();
+    // `mut_subcommands`/`mut_args` keep the order (the listings of completions and man pages).
+    root.mut_subcommands(|sub| match sub.get_name() {
+        "grep" => sub.mut_args(|a| match a.get_id().as_str() {
+            "types" | "types_not" => a.value_parser(TypeName).hide_possible_values(true),
+            _ => a,
+        }),
+        "completions" | "man" => sub.args(hidden_guards.iter().cloned()),
+        _ => sub,
+    })
+}
+
+/// A file type name for `grep -t/-T`: any string (grep itself says which names it knows),
+/// with ripgrep's default types as the possible values completions offer.
+#[derive(Clone)]
+struct TypeName;
+
+impl TypedValueParser for TypeName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let defs = ignore::types::TypesBuilder::new()
+            .add_defaults()
+            .definitions();
+        Some(Box::new(
+            defs.into_iter()
+                .map(|d| PossibleValue::new(d.name().to_string())),
+        ))
+    }
+}
 
 const ABOUT: &str =
     "Read, write, edit, find and move files safely: you can only change what you have read.";
@@ -29,7 +109,7 @@ Exit codes: 0 success, 1 nothing found, 2 usage, 3 refused by a guard, 4 system 
 #[derive(Debug, Parser)]
 #[command(
     name = "quill",
-    version,
+    version = VERSION,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = MAIN_EXAMPLES,
@@ -44,8 +124,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every command takes, before or after the subcommand.
+/// Options every command takes, before or after the subcommand; listed under their own heading.
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Print exactly one JSON object on stdout (also QUILL_FORMAT=json).
     #[arg(long, global = true, overrides_with = "text")]
@@ -518,5 +599,6 @@ mod tests {
     #[test]
     fn cli_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 }

@@ -31,10 +31,22 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 )]
 pub enum Error {
     // --- usage (exit 2)
+    /// A command line clap (or quill, for the environment) could not take. The fields are
+    /// there (null when unknown) for every usage error, so a caller can fix the call without
+    /// parsing the message.
     #[error("{message}")]
     Usage {
         #[serde(skip)]
         message: String,
+        /// The offending argument as given (`--ful`, `frobnicate`, `<PATH>`), if one is named.
+        argument: Option<String>,
+        /// What was probably meant (`--full`, a subcommand, a value), if clap suggests one.
+        suggestion: Option<String>,
+        /// The usage line of the command (`quill read [OPTIONS] <PATH>`), if known.
+        usage: Option<String>,
+        /// clap's tip, shown as the hint (not repeated as a field).
+        #[serde(skip)]
+        tip: Option<String>,
     },
     #[error("invalid pattern: {message}")]
     InvalidPattern {
@@ -298,6 +310,10 @@ impl Error {
     pub fn usage(message: impl Into<String>) -> Error {
         Error::Usage {
             message: message.into(),
+            argument: None,
+            suggestion: None,
+            usage: None,
+            tip: None,
         }
     }
 
@@ -408,7 +424,16 @@ impl Error {
     /// What the caller can do next; `None` where the message says it all.
     pub fn hint(&self) -> Option<String> {
         Some(match self {
-            Error::Usage { .. } => "run `quill --help` or `quill COMMAND --help`".into(),
+            Error::Usage { usage, tip, .. } => {
+                let help = match usage.as_deref().map(command_of_usage).filter(|c| !c.is_empty()) {
+                    Some(cmd) => format!("run `{cmd} --help`"),
+                    None => "run `quill --help` or `quill COMMAND --help`".into(),
+                };
+                match tip {
+                    Some(tip) => format!("{tip}; {help}"),
+                    None => help,
+                }
+            }
             Error::InvalidPattern { .. } => {
                 "the pattern is a Rust regex; use -F to search for it literally".into()
             }
@@ -501,6 +526,19 @@ impl Error {
             Error::InvalidArgument { .. } => return None,
         })
     }
+}
+
+/// The command a usage line is about: its leading words (`quill state forget` of
+/// `quill state forget [OPTIONS] <PATH>`).
+fn command_of_usage(usage: &str) -> String {
+    usage
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .take_while(|w| !w.starts_with(['[', '<', '-']))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A path as a shell word, so a hint's command can be pasted as it is.
@@ -787,6 +825,25 @@ mod tests {
         assert_eq!(
             Error::io("write", Path::new("/x"), io::Error::from_raw_os_error(28)).kind(),
             "no_space"
+        );
+    }
+
+    #[test]
+    fn a_usage_hint_names_the_command_of_its_usage_line() {
+        let e = Error::Usage {
+            message: "unexpected argument '--limt' found".into(),
+            argument: Some("--limt".into()),
+            suggestion: Some("--limit".into()),
+            usage: Some("quill state forget [OPTIONS] <PATH>".into()),
+            tip: Some("a similar argument exists: '--limit'".into()),
+        };
+        assert_eq!(
+            e.hint().unwrap(),
+            "a similar argument exists: '--limit'; run `quill state forget --help`"
+        );
+        assert_eq!(
+            Error::usage("bad").hint().unwrap(),
+            "run `quill --help` or `quill COMMAND --help`"
         );
     }
 

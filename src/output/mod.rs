@@ -187,6 +187,7 @@ fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::R
         Report::Transfer(r) => encode(op, r, warnings),
         Report::State(r) => encode(op, r, warnings),
         Report::Generated(s) => encode(op, s, warnings),
+        Report::Version(r) => encode(op, r, warnings),
     }
 }
 

@@ -25,6 +25,11 @@ pub fn render(
         Report::Transfer(r) => transfer(w, cfg, r),
         Report::State(r) => state(w, cfg, r),
         Report::Generated(s) => w.write_all(s.as_bytes()),
+        Report::Version(r) => match (r.commit, r.date) {
+            (Some(c), Some(d)) => writeln!(w, "quill {} ({c} {d})", r.version),
+            (Some(c), None) => writeln!(w, "quill {} ({c})", r.version),
+            _ => writeln!(w, "quill {}", r.version),
+        },
     }
 }
 
@@ -215,6 +220,15 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
 pub fn render_error(err: &Error, p: &Palette) {
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
+    if let Error::Usage {
+        usage: Some(usage), ..
+    } = err
+    {
+        for (i, line) in usage.lines().enumerate() {
+            let label = if i == 0 { "usage:" } else { "      " };
+            let _ = writeln!(e, "  {label} {line}");
+        }
+    }
     if let Error::EditNoMatch {
         difference, window, ..
     } = err

@@ -30,6 +30,17 @@ pub enum Report {
     State(StateReport),
     /// Completions and man pages: printed as they are, in every format.
     Generated(String),
+    /// `quill --json --version` (text `--version` is clap's own line).
+    Version(VersionReport),
+}
+
+/// The build: `{"version":"0.1.0","commit":"abc1234","date":"2026-12-01"}`; `commit` and
+/// `date` are null for a build outside a git checkout.
+#[derive(Debug, Serialize)]
+pub struct VersionReport {
+    pub version: &'static str,
+    pub commit: Option<&'static str>,
+    pub date: Option<&'static str>,
 }
 
 impl Report {

@@ -342,3 +342,27 @@ impl ErrorBody {
             .unwrap_or_else(|| panic!("the {} error has no `{key}`: {:?}", self.kind, self.fields))
     }
 }
+
+/// The fields every `usage` error carries (null when clap names none).
+#[derive(Debug, Deserialize)]
+pub struct UsageFields {
+    #[serde(deserialize_with = "present")]
+    pub argument: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub suggestion: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub usage: Option<String>,
+}
+
+/// `quill --json --version`.
+#[derive(Debug, Deserialize)]
+pub struct VersionAnswer {
+    pub ok: bool,
+    pub op: String,
+    pub warnings: Vec<String>,
+    pub version: String,
+    #[serde(deserialize_with = "present")]
+    pub commit: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub date: Option<String>,
+}

@@ -47,7 +47,16 @@ fn man_pages_are_fresh() {
     out.ok().stdout_has(".TH quill");
     check(&root.join("man/quill.1"), &out.stdout);
     for cmd in [
-        "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
+        "read",
+        "write",
+        "edit",
+        "glob",
+        "grep",
+        "transfer",
+        "undo",
+        "state",
+        "completions",
+        "man",
     ] {
         let out = env.text(&["man", cmd]);
         out.ok();

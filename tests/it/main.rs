@@ -5,6 +5,7 @@
 mod answer;
 mod util;
 
+mod cli;
 mod concurrency;
 mod contract;
 mod edit;
