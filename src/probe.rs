@@ -394,6 +394,27 @@ mod tests {
         assert_eq!(file_type(Path::new("/dev/null")), "character device");
     }
 
+    /// A missing file is `not_found` with the similar names of its directory, whichever
+    /// layer notices it.
+    #[test]
+    fn missing_files_list_similar_names() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("f"), b"x").unwrap();
+        let missing = dir.path().join("g");
+        let similar = |e: Error| match e {
+            Error::NotFound { similar, .. } => similar,
+            other => panic!("{other:?}"),
+        };
+        let want = [dir.path().join("f").display().to_string()];
+        assert_eq!(similar(regular_metadata(&missing).unwrap_err()), want);
+        assert_eq!(
+            similar(open_input(&missing, "read", false).unwrap_err()),
+            want
+        );
+        let enoent = io::Error::from_raw_os_error(libc::ENOENT);
+        assert_eq!(similar(open_error(&missing, enoent)), want);
+    }
+
     // --- layer 2, the open's flags, alone
 
     #[test]
