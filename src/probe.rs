@@ -49,12 +49,17 @@ impl Identity {
 /// Layer 1, the metadata gate: metadata of an existing path (links followed), with the
 /// contract's errors for anything that is not a regular file.
 pub fn regular_metadata(path: &Path) -> Result<Metadata> {
-    let meta = fs::metadata(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => not_found(path),
-        _ => Error::io("inspect", path, e),
-    })?;
+    let meta = metadata_of(path)?;
     check_regular(path, &meta)?;
     Ok(meta)
+}
+
+/// Metadata of `path`, links followed; a missing path is `not_found`.
+fn metadata_of(path: &Path) -> Result<Metadata> {
+    fs::metadata(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => not_found(path),
+        _ => Error::io("inspect", path, e),
+    })
 }
 
 /// `is_directory` or `irregular_file` unless `meta` is a regular file's.
@@ -117,6 +122,11 @@ pub(crate) fn open_checked(
 /// file and the inode that passed the gate (`checked`), else `changed_during_read`.
 pub(crate) fn verify_opened(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> {
     check_regular(path, opened)?;
+    same_inode(path, checked, opened)
+}
+
+/// `changed_during_read` unless `opened` is the inode `checked` was (device and number).
+fn same_inode(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> {
     if opened.dev() != checked.dev() || opened.ino() != checked.ino() {
         return Err(Error::ChangedDuringRead {
             path: path.to_path_buf(),
@@ -195,27 +205,35 @@ fn open_error(path: &Path, e: io::Error) -> Error {
 /// empty file. Devices, sockets and directories are refused without being opened.
 /// `op` names the operation in an error ("read the edits from").
 pub(crate) fn open_input(path: &Path, op: &'static str, allow_fifo: bool) -> Result<File> {
-    let checked = fs::metadata(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => not_found(path),
-        _ => Error::io("inspect", path, e),
-    })?;
-    if allow_fifo && checked.file_type().is_fifo() {
-        let file = File::open(path).map_err(|e| Error::io(op, path, e))?;
-        let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
-        if !opened.file_type().is_fifo()
-            || opened.dev() != checked.dev()
-            || opened.ino() != checked.ino()
-        {
-            return Err(Error::ChangedDuringRead {
-                path: path.to_path_buf(),
-            });
-        }
-        return Ok(file);
+    let checked = metadata_of(path)?;
+    open_input_checked(path, op, allow_fifo, &checked)
+}
+
+/// `open_input` after its gate (`checked`, the metadata of `path`): open it and re-check that
+/// the opened file is that inode (for a regular file, `verify_opened`).
+fn open_input_checked(
+    path: &Path,
+    op: &'static str,
+    allow_fifo: bool,
+    checked: &Metadata,
+) -> Result<File> {
+    let pipe = allow_fifo && checked.file_type().is_fifo();
+    if !pipe {
+        check_regular(path, checked)?;
     }
-    check_regular(path, &checked)?;
-    let file = open_flagged(path, true).map_err(|e| Error::io(op, path, e))?;
+    let opened = if pipe {
+        File::open(path)
+    } else {
+        open_flagged(path, true)
+    };
+    let file = opened.map_err(|e| Error::io(op, path, e))?;
     let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
-    verify_opened(path, &checked, &opened)?;
+    if pipe {
+        // The same inode is the same FIFO.
+        same_inode(path, checked, &opened)?;
+    } else {
+        verify_opened(path, checked, &opened)?;
+    }
     Ok(file)
 }
 
@@ -646,10 +664,15 @@ mod tests {
         assert!(open_input(&link, "read", false).is_ok());
         let fifo = dir.path().join("fifo");
         mkfifo(&fifo);
-        assert_eq!(
-            open_input(&fifo, "read", false).unwrap_err().kind(),
-            "irregular_file"
-        );
+        let f2 = fifo.clone();
+        let r = within_2s(move || open_input(&f2, "read", false).map(|_| ()));
+        if r.is_none() {
+            unblock(&fifo);
+        }
+        let e = r
+            .expect("a FIFO was opened without allow_fifo")
+            .unwrap_err();
+        assert_eq!(e.kind(), "irregular_file");
         assert_eq!(
             open_input(Path::new("/dev/zero"), "read", true)
                 .unwrap_err()
@@ -666,6 +689,35 @@ mod tests {
                 .kind(),
             "not_found"
         );
+    }
+
+    /// Another FIFO swapped in after the gate, or a regular file: not the pipe that was
+    /// checked.
+    #[test]
+    fn input_fifo_swapped_after_the_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let checked = fs::metadata(&fifo).unwrap();
+        // Made while the first still exists, so its inode number is another.
+        let other = dir.path().join("other");
+        mkfifo(&other);
+        fs::rename(&other, &fifo).unwrap();
+        let f2 = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            let _w = fs::OpenOptions::new().write(true).open(&f2).unwrap();
+        });
+        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
+        writer.join().unwrap();
+        assert_eq!(e.kind(), "changed_during_read");
+        fs::write(&other, b"x").unwrap();
+        fs::rename(&other, &fifo).unwrap();
+        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
+        assert_eq!(e.kind(), "changed_during_read");
+        // A regular file's gate metadata: the FIFO check does not apply.
+        let regular = fs::metadata(&fifo).unwrap();
+        assert!(open_input_checked(&fifo, "read", true, &regular).is_ok());
+        assert!(open_input_checked(&fifo, "read", false, &regular).is_ok());
     }
 
     #[test]
