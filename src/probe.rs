@@ -389,6 +389,25 @@ mod tests {
         assert_eq!((h, n), (sha256_bytes(b"x"), 1));
     }
 
+    /// Any other error is returned at once, never retried.
+    #[test]
+    fn other_read_errors_are_not_retried() {
+        struct FailsOnce(bool);
+        impl Read for FailsOnce {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                if std::mem::replace(&mut self.0, true) {
+                    Ok(0)
+                } else {
+                    Err(io::Error::from_raw_os_error(libc::EIO))
+                }
+            }
+        }
+        let e = read_retrying(&mut FailsOnce(false), &mut [0u8; 4]).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+        let e = sha256_stream(&mut FailsOnce(false), Path::new("x")).unwrap_err();
+        assert_eq!(e.kind(), "io");
+    }
+
     // --- layer 1, the metadata gate, alone
 
     #[test]
