@@ -385,6 +385,7 @@ mod tests {
         }
         let mut buf = [0u8; 4];
         assert_eq!(read_retrying(&mut Flaky(0), &mut buf).unwrap(), 1);
+        assert_eq!(read_retrying(&mut &b""[..], &mut buf).unwrap(), 0);
         let (h, n) = sha256_stream(&mut Flaky(0), Path::new("x")).unwrap();
         assert_eq!((h, n), (sha256_bytes(b"x"), 1));
     }
