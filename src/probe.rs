@@ -719,7 +719,8 @@ mod tests {
         let fifo = dir.path().join("fifo");
         mkfifo(&fifo);
         let checked = fs::metadata(&fifo).unwrap();
-        // Made while the first still exists, so its inode number is another.
+        // Held open, the first FIFO keeps its inode number: nothing below can reuse it.
+        let _first = open_flagged(&fifo, false).unwrap();
         let other = dir.path().join("other");
         mkfifo(&other);
         fs::rename(&other, &fifo).unwrap();
