@@ -454,3 +454,190 @@ pub fn read_capped(reader: impl Read, path: &Path, op: &'static str, cap: u64) -
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::{Format, OutputConfig};
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn settings(dir: &Path, root: bool) -> Settings {
+        Settings {
+            session: "t".into(),
+            state_dir: dir.join(".state"),
+            root: root.then(|| paths::Root::new(dir).unwrap()),
+            read_only: false,
+            strict: false,
+            lock_timeout: Duration::from_secs(1),
+            cwd: dir.to_path_buf(),
+            output: OutputConfig {
+                format: Format::Json,
+                color: false,
+                color_stderr: false,
+                cwd: dir.to_path_buf(),
+                stdout_is_terminal: false,
+            },
+            stderr_is_terminal: false,
+            list_limit: None,
+            warnings: Default::default(),
+        }
+    }
+
+    fn tmp() -> (tempfile::TempDir, PathBuf) {
+        let t = tempfile::tempdir().unwrap();
+        let dir = fs::canonicalize(t.path()).unwrap();
+        (t, dir)
+    }
+
+    #[test]
+    fn current_of_a_missing_file_is_none_of_anything_else_an_error() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        assert!(
+            current(&s, &dir.join("missing"), 100, None)
+                .unwrap()
+                .is_none()
+        );
+        fs::write(dir.join("f"), b"x").unwrap();
+        // ENOTDIR is not "missing": a component is a file.
+        assert!(current(&s, &dir.join("f/x"), 100, None).is_err());
+        let e = current(&s, &dir, 100, None).err().unwrap();
+        assert_eq!(e.kind(), "is_directory");
+    }
+
+    #[test]
+    fn current_keeps_up_to_keep_bytes_and_refuses_above_the_limit() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        let f = dir.join("f");
+        fs::write(&f, b"0123456789").unwrap();
+        let whole = sha256_bytes(b"0123456789");
+        let c = current(&s, &f, 10, Some(10)).unwrap().unwrap();
+        assert_eq!(c.bytes.as_deref(), Some(&b"0123456789"[..]));
+        assert_eq!(c.sha256, whole);
+        let c = current(&s, &f, 9, None).unwrap().unwrap();
+        assert_eq!((c.bytes, c.sha256), (None, whole.clone()));
+        let e = current(&s, &f, 100, Some(9)).err().unwrap();
+        assert!(
+            matches!(
+                e,
+                Error::FileTooLarge {
+                    size: 10,
+                    limit: 9,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let c = current(&s, &f, 11, Some(11)).unwrap().unwrap();
+        assert_eq!(c.meta.size(), 10);
+    }
+
+    #[test]
+    fn utf16_is_decoded_by_its_bom() {
+        assert_eq!(utf16_text(&[0xFF, 0xFE, b'h', 0, b'i', 0]).unwrap(), b"hi");
+        assert_eq!(utf16_text(&[0xFE, 0xFF, 0, b'h', 0, b'i']).unwrap(), b"hi");
+        assert!(utf16_text(b"hi").is_none());
+        assert!(utf16_text(&[0xFF]).is_none());
+    }
+
+    #[test]
+    fn patch_paths_are_relative_to_the_root_or_cwd() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        assert_eq!(patch_path(&s, &dir.join("a/b")), ("a/b".to_string(), true));
+        // The directory itself: nothing relative is left, so the absolute path.
+        let abs = dir.to_string_lossy().into_owned();
+        assert_eq!(patch_path(&s, &dir), (abs, false));
+        assert_eq!(
+            patch_path(&s, Path::new("/elsewhere/x")),
+            ("/elsewhere/x".to_string(), false)
+        );
+        let mut rooted = settings(&dir, true);
+        rooted.cwd = dir.join("sub");
+        assert_eq!(patch_path(&rooted, &dir.join("x")), ("x".to_string(), true));
+    }
+
+    #[test]
+    fn content_over_the_diff_cap_gets_no_diff() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        let resolved = paths::resolve(&dir, None, Path::new("f")).unwrap();
+        let big = vec![b'x'; DIFF_INPUT_MAX + 1];
+        let change = |old: Option<&'static [u8]>, new: &[u8]| {
+            report(
+                &s,
+                Change {
+                    op: "write",
+                    resolved: &resolved,
+                    created: old.is_none(),
+                    deleted: None,
+                    dry_run: true,
+                    old,
+                    new: Some(new),
+                    bytes: new.len() as u64,
+                    sha256: String::new(),
+                    previous_sha256: None,
+                    patch_unavailable: None,
+                },
+            )
+        };
+        let m = change(None, &big);
+        assert!(m.diff_truncated && m.diff.is_empty());
+        let m = change(None, b"small\n");
+        assert!(!m.diff_truncated && m.added == 1, "{}", m.diff);
+        let big_old: &'static [u8] = Box::leak(big.clone().into_boxed_slice());
+        let m = change(Some(big_old), b"small\n");
+        assert!(m.diff_truncated);
+    }
+
+    #[test]
+    fn inputs_are_capped() {
+        let (_t, dir) = tmp();
+        let f = dir.join("in");
+        fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_input(&f, "read", 5).unwrap(), b"12345");
+        let e = read_input(&f, "read", 4).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::FileTooLarge {
+                    size: 5,
+                    limit: 4,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(read_capped(&b"123"[..], &f, "read", 3).unwrap(), b"123");
+        let e = read_capped(&b"1234"[..], &f, "read", 3).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::FileTooLarge {
+                    size: 4,
+                    limit: 3,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            read_input(&dir, "read", 9).unwrap_err().kind(),
+            "is_directory"
+        );
+    }
+
+    #[test]
+    fn ensure_parent_creates_or_refuses() {
+        let (_t, dir) = tmp();
+        let nested = dir.join("a/b/f");
+        assert_eq!(
+            ensure_parent(&nested, true).unwrap_err().kind(),
+            "not_found"
+        );
+        ensure_parent(&nested, false).unwrap();
+        assert!(dir.join("a/b").is_dir());
+    }
+}

@@ -29,9 +29,7 @@ pub fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<Lo
         .create(true)
         .truncate(false)
         .mode(0o600)
-        .custom_flags(
-            rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::CLOEXEC.bits() as i32,
-        )
+        .custom_flags(lock_flags().bits() as i32)
         .open(lock_file)
         .map_err(|e| Error::StateUnavailable {
             message: format!("cannot open lock file {}: {e}", lock_file.display()),
@@ -70,6 +68,12 @@ pub fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<Lo
     Ok(LockGuard { _file: file })
 }
 
+/// Extra flags of a lock file's open: a link planted at its name is never followed (the open
+/// fails with `ELOOP`), and the descriptor is not inherited.
+fn lock_flags() -> rustix::fs::OFlags {
+    rustix::fs::OFlags::NOFOLLOW.union(rustix::fs::OFlags::CLOEXEC)
+}
+
 /// The lock file that orders mutations of `canonical` (a resolved path).
 pub fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
@@ -104,6 +108,58 @@ mod tests {
         drop(first);
         acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap();
         assert!(lock.exists(), "lock files are never unlinked");
+    }
+
+    #[test]
+    fn a_waiter_gets_the_lock_when_the_holder_releases_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        let first = acquire(&lock, Path::new("/f"), Duration::from_secs(1)).unwrap();
+        let releaser = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(60));
+            drop(first);
+        });
+        let start = Instant::now();
+        acquire(&lock, Path::new("/f"), Duration::from_secs(5)).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(50));
+        releaser.join().unwrap();
+    }
+
+    #[test]
+    fn a_lock_file_that_is_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"keep me").unwrap();
+        let lock = dir.path().join("x.lock");
+        std::os::unix::fs::symlink(&victim, &lock).unwrap();
+        let err = acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
+        assert_eq!(err.kind(), "state_unavailable");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+        // A dangling link is not followed to create its target either.
+        let dangling = dir.path().join("y.lock");
+        std::os::unix::fs::symlink(dir.path().join("created"), &dangling).unwrap();
+        assert!(acquire(&dangling, Path::new("/f"), Duration::from_millis(30)).is_err());
+        assert!(!dir.path().join("created").exists());
+        assert!(lock_flags().contains(rustix::fs::OFlags::CLOEXEC));
+    }
+
+    #[test]
+    fn the_holder_writes_its_pid() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        let _held = acquire(&lock, Path::new("/f"), Duration::from_secs(1)).unwrap();
+        let text = std::fs::read_to_string(&lock).unwrap();
+        assert_eq!(text.trim(), std::process::id().to_string());
+    }
+
+    #[test]
+    fn mutation_locks_are_named_by_the_paths_sha256() {
+        let p = mutation_lock_path(Path::new("/state"), Path::new("abc"));
+        assert_eq!(
+            p,
+            Path::new("/state/locks")
+                .join("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.lock")
+        );
     }
 
     #[test]

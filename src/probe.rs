@@ -49,12 +49,17 @@ impl Identity {
 /// Layer 1, the metadata gate: metadata of an existing path (links followed), with the
 /// contract's errors for anything that is not a regular file.
 pub fn regular_metadata(path: &Path) -> Result<Metadata> {
-    let meta = fs::metadata(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => not_found(path),
-        _ => Error::io("inspect", path, e),
-    })?;
+    let meta = metadata_of(path)?;
     check_regular(path, &meta)?;
     Ok(meta)
+}
+
+/// Metadata of `path`, links followed; a missing path is `not_found`.
+fn metadata_of(path: &Path) -> Result<Metadata> {
+    fs::metadata(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => not_found(path),
+        _ => Error::io("inspect", path, e),
+    })
 }
 
 /// `is_directory` or `irregular_file` unless `meta` is a regular file's.
@@ -117,6 +122,11 @@ pub(crate) fn open_checked(
 /// file and the inode that passed the gate (`checked`), else `changed_during_read`.
 pub(crate) fn verify_opened(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> {
     check_regular(path, opened)?;
+    same_inode(path, checked, opened)
+}
+
+/// `changed_during_read` unless `opened` is the inode `checked` was (device and number).
+fn same_inode(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> {
     if opened.dev() != checked.dev() || opened.ino() != checked.ino() {
         return Err(Error::ChangedDuringRead {
             path: path.to_path_buf(),
@@ -195,27 +205,35 @@ fn open_error(path: &Path, e: io::Error) -> Error {
 /// empty file. Devices, sockets and directories are refused without being opened.
 /// `op` names the operation in an error ("read the edits from").
 pub(crate) fn open_input(path: &Path, op: &'static str, allow_fifo: bool) -> Result<File> {
-    let checked = fs::metadata(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => not_found(path),
-        _ => Error::io("inspect", path, e),
-    })?;
-    if allow_fifo && checked.file_type().is_fifo() {
-        let file = File::open(path).map_err(|e| Error::io(op, path, e))?;
-        let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
-        if !opened.file_type().is_fifo()
-            || opened.dev() != checked.dev()
-            || opened.ino() != checked.ino()
-        {
-            return Err(Error::ChangedDuringRead {
-                path: path.to_path_buf(),
-            });
-        }
-        return Ok(file);
+    let checked = metadata_of(path)?;
+    open_input_checked(path, op, allow_fifo, &checked)
+}
+
+/// `open_input` after its gate (`checked`, the metadata of `path`): open it and re-check that
+/// the opened file is that inode (for a regular file, `verify_opened`).
+fn open_input_checked(
+    path: &Path,
+    op: &'static str,
+    allow_fifo: bool,
+    checked: &Metadata,
+) -> Result<File> {
+    let pipe = allow_fifo && checked.file_type().is_fifo();
+    if !pipe {
+        check_regular(path, checked)?;
     }
-    check_regular(path, &checked)?;
-    let file = open_flagged(path, true).map_err(|e| Error::io(op, path, e))?;
+    let opened = if pipe {
+        File::open(path)
+    } else {
+        open_flagged(path, true)
+    };
+    let file = opened.map_err(|e| Error::io(op, path, e))?;
     let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
-    verify_opened(path, &checked, &opened)?;
+    if pipe {
+        // The same inode is the same FIFO.
+        same_inode(path, checked, &opened)?;
+    } else {
+        verify_opened(path, checked, &opened)?;
+    }
     Ok(file)
 }
 
@@ -267,6 +285,39 @@ pub fn parse_sha256(flag: &str, value: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::symlink;
+    use std::path::PathBuf;
+    use std::sync::mpsc;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    fn mkfifo(path: &Path) {
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            path,
+            rustix::fs::FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+    }
+
+    /// Run `f` on a thread; `None` if it has not returned within two seconds (it blocked).
+    fn within_2s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(2)).ok()
+    }
+
+    /// A FIFO with nobody writing: a blocked open on it returns once this writer opens it.
+    fn unblock(fifo: &Path) {
+        let _ = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo);
+    }
+    use std::os::unix::fs::OpenOptionsExt;
 
     #[test]
     fn sha256_of_abc() {
@@ -279,8 +330,432 @@ mod tests {
     }
 
     #[test]
+    fn sha256_stream_spans_chunks() {
+        let data: Vec<u8> = (0..CHUNK * 2 + 7).map(|i| i as u8).collect();
+        let (h, n) = sha256_stream(&mut &data[..], Path::new("x")).unwrap();
+        assert_eq!((h, n), (sha256_bytes(&data), data.len() as u64));
+    }
+
+    #[test]
     fn sha256_flag_validation() {
-        assert!(parse_sha256("--x", &"A".repeat(64)).is_ok());
+        assert_eq!(
+            parse_sha256("--x", &"A".repeat(64)).unwrap(),
+            "a".repeat(64)
+        );
         assert!(parse_sha256("--x", "abc").is_err());
+        assert!(parse_sha256("--x", &"g".repeat(64)).is_err());
+        assert!(parse_sha256("--x", &"a".repeat(65)).is_err());
+    }
+
+    #[test]
+    fn identity_nanoseconds() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        fs::write(&f, b"12345").unwrap();
+        let file = File::options().write(true).open(&f).unwrap();
+        file.set_modified(UNIX_EPOCH + Duration::new(1_700_000_000, 123_456_789))
+            .unwrap();
+        let m = fs::metadata(&f).unwrap();
+        let id = Identity::of(&m);
+        assert_eq!(id.mtime_ns, 1_700_000_000_123_456_789);
+        assert_eq!(id.ctime_ns.div_euclid(1_000_000_000), m.ctime() as i128);
+        assert_eq!(
+            id.ctime_ns.rem_euclid(1_000_000_000),
+            m.ctime_nsec() as i128
+        );
+        assert_eq!((id.dev, id.ino, id.size), (m.dev(), m.ino(), 5));
+    }
+
+    /// An EINTR from `read` is retried, never reported.
+    #[test]
+    fn reads_are_retried_after_eintr() {
+        struct Flaky(u32);
+        impl Read for Flaky {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                match self.0 {
+                    1 | 2 => Err(io::ErrorKind::Interrupted.into()),
+                    3 => {
+                        buf[0] = b'x';
+                        Ok(1)
+                    }
+                    _ => Ok(0),
+                }
+            }
+        }
+        let mut buf = [0u8; 4];
+        assert_eq!(read_retrying(&mut Flaky(0), &mut buf).unwrap(), 1);
+        assert_eq!(read_retrying(&mut &b""[..], &mut buf).unwrap(), 0);
+        let (h, n) = sha256_stream(&mut Flaky(0), Path::new("x")).unwrap();
+        assert_eq!((h, n), (sha256_bytes(b"x"), 1));
+    }
+
+    /// Any other error is returned at once, never retried.
+    #[test]
+    fn other_read_errors_are_not_retried() {
+        struct FailsOnce(bool);
+        impl Read for FailsOnce {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                if std::mem::replace(&mut self.0, true) {
+                    Ok(0)
+                } else {
+                    Err(io::Error::from_raw_os_error(libc::EIO))
+                }
+            }
+        }
+        let e = read_retrying(&mut FailsOnce(false), &mut [0u8; 4]).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+        let e = sha256_stream(&mut FailsOnce(false), Path::new("x")).unwrap_err();
+        assert_eq!(e.kind(), "io");
+    }
+
+    // --- layer 1, the metadata gate, alone
+
+    #[test]
+    fn gate_refuses_directories_fifos_and_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let kind = |p: &Path| regular_metadata(p).unwrap_err().kind();
+        assert_eq!(kind(dir.path()), "is_directory");
+        assert_eq!(kind(&fifo), "irregular_file");
+        assert_eq!(kind(Path::new("/dev/null")), "irregular_file");
+        assert_eq!(kind(&dir.path().join("missing")), "not_found");
+        let f = dir.path().join("f");
+        fs::write(&f, b"x").unwrap();
+        assert!(regular_metadata(&f).unwrap().is_file());
+        let file_type = |p: &Path| match check_regular(p, &fs::metadata(p).unwrap()) {
+            Err(Error::IrregularFile { file_type, .. }) => file_type,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(file_type(&fifo), "FIFO");
+        assert_eq!(file_type(Path::new("/dev/null")), "character device");
+    }
+
+    /// A missing file is `not_found` with the similar names of its directory, whichever
+    /// layer notices it.
+    #[test]
+    fn missing_files_list_similar_names() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("f"), b"x").unwrap();
+        let missing = dir.path().join("g");
+        let similar = |e: Error| match e {
+            Error::NotFound { similar, .. } => similar,
+            other => panic!("{other:?}"),
+        };
+        let want = [dir.path().join("f").display().to_string()];
+        assert_eq!(similar(regular_metadata(&missing).unwrap_err()), want);
+        assert_eq!(
+            similar(open_input(&missing, "read", false).unwrap_err()),
+            want
+        );
+        let enoent = io::Error::from_raw_os_error(libc::ENOENT);
+        assert_eq!(similar(open_error(&missing, enoent)), want);
+    }
+
+    // --- layer 2, the open's flags, alone
+
+    #[test]
+    fn flags_never_block_never_follow_unless_asked() {
+        let flags = open_flags(false);
+        for f in [
+            OFlags::NONBLOCK,
+            OFlags::NOFOLLOW,
+            OFlags::CLOEXEC,
+            OFlags::NOCTTY,
+        ] {
+            assert!(flags.contains(f), "{f:?} missing from {flags:?}");
+        }
+        assert!(!flags.intersects(OFlags::WRONLY | OFlags::RDWR | OFlags::CREATE));
+        assert!(!open_flags(true).contains(OFlags::NOFOLLOW));
+        assert!(open_flags(true).contains(OFlags::NONBLOCK));
+    }
+
+    #[test]
+    fn open_of_a_fifo_does_not_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let f2 = fifo.clone();
+        let opened = within_2s(move || open_flagged(&f2, false).map(|_| ()));
+        if opened.is_none() {
+            unblock(&fifo);
+        }
+        assert!(opened.expect("open of a FIFO blocked").is_ok());
+    }
+
+    #[test]
+    fn open_does_not_follow_a_final_link_unless_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::write(&real, b"x").unwrap();
+        let link = dir.path().join("link");
+        symlink(&real, &link).unwrap();
+        let e = open_flagged(&link, false).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ELOOP));
+        assert!(open_flagged(&link, true).is_ok());
+        let fd = open_flagged(&real, false).unwrap();
+        let fl = rustix::io::fcntl_getfd(&fd).unwrap();
+        assert!(fl.contains(rustix::io::FdFlags::CLOEXEC));
+        assert!(
+            rustix::fs::fcntl_getfl(&fd)
+                .unwrap()
+                .contains(OFlags::NONBLOCK)
+        );
+    }
+
+    #[test]
+    fn open_error_names_the_failure() {
+        let p = Path::new("/x");
+        assert_eq!(
+            open_error(p, io::Error::from_raw_os_error(libc::ELOOP)).kind(),
+            "changed_during_read"
+        );
+        assert_eq!(
+            open_error(p, io::Error::from_raw_os_error(libc::ENOENT)).kind(),
+            "not_found"
+        );
+        assert_eq!(
+            open_error(p, io::Error::from_raw_os_error(libc::EIO)).kind(),
+            "io"
+        );
+    }
+
+    // --- layer 2 under a root
+
+    fn root_with_escape() -> (tempfile::TempDir, Root) {
+        let dir = tempfile::tempdir().unwrap();
+        let base = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir(base.join("root")).unwrap();
+        fs::create_dir(base.join("outside")).unwrap();
+        fs::write(base.join("outside/f"), b"secret").unwrap();
+        fs::write(base.join("root/in"), b"fine").unwrap();
+        // A directory link swapped in after resolution, climbing out of the root.
+        symlink("../outside", base.join("root/sub")).unwrap();
+        let root = Root::new(&base.join("root")).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn beneath_refuses_a_link_out_of_the_root() {
+        let (_dir, root) = root_with_escape();
+        let path = root.dir.join("sub/f");
+        let e = open_beneath(&root, Path::new("sub/f"), &path).unwrap_err();
+        assert_eq!(e.kind(), "outside_root");
+        let e = open_checked(Some(&root), &path, &fs::metadata(&path).unwrap()).unwrap_err();
+        assert_eq!(e.kind(), "outside_root");
+        let inside = open_beneath(&root, Path::new("in"), &root.dir.join("in")).unwrap();
+        let mut text = String::new();
+        inside.unwrap().read_to_string(&mut text).unwrap();
+        assert_eq!(text, "fine");
+        let (_, m) = open_regular(Some(&root), &root.dir.join("in")).unwrap();
+        assert_eq!(m.size(), 4);
+    }
+
+    #[test]
+    fn beneath_flags_and_magic_links() {
+        assert!(resolve_flags().contains(ResolveFlags::BENEATH));
+        assert!(resolve_flags().contains(ResolveFlags::NO_MAGICLINKS));
+        // /proc/self/fd/N is a magic link: refused even below the root it is in.
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        fs::write(&f, b"x").unwrap();
+        let held = File::open(&f).unwrap();
+        let root = Root::new(Path::new("/proc/self")).unwrap();
+        use std::os::fd::AsRawFd;
+        let rel = PathBuf::from(format!("fd/{}", held.as_raw_fd()));
+        let opened = open_beneath(&root, &rel, &root.dir.join(&rel));
+        assert!(opened.is_err(), "a magic link was followed");
+    }
+
+    #[test]
+    fn beneath_opens_the_root_itself_as_dot() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let opened = open_beneath(&root, Path::new(""), &root.dir)
+            .unwrap()
+            .unwrap();
+        assert!(opened.metadata().unwrap().is_dir());
+    }
+
+    // --- layer 3, the identity re-check, alone
+
+    #[test]
+    fn verify_compares_device_and_inode() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::write(&a, b"x").unwrap();
+        fs::write(&b, b"x").unwrap();
+        let (ma, mb) = (fs::metadata(&a).unwrap(), fs::metadata(&b).unwrap());
+        assert!(verify_opened(&a, &ma, &ma).is_ok());
+        assert_eq!(
+            verify_opened(&a, &ma, &mb).unwrap_err().kind(),
+            "changed_during_read"
+        );
+        // Another file system, possibly the same inode number: still another file.
+        let other_dev = fs::metadata("/proc/self/status").unwrap();
+        assert_ne!(other_dev.dev(), ma.dev());
+        assert_eq!(
+            verify_opened(&a, &other_dev, &ma).unwrap_err().kind(),
+            "changed_during_read"
+        );
+        let dir_meta = fs::metadata(dir.path()).unwrap();
+        assert_eq!(
+            verify_opened(&a, &dir_meta, &dir_meta).unwrap_err().kind(),
+            "is_directory"
+        );
+    }
+
+    /// A FIFO that passes the gate because it is swapped in after it: the open does not
+    /// block and the re-check refuses it, without a read.
+    #[test]
+    fn fifo_swapped_in_after_the_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        fs::write(&f, b"x").unwrap();
+        let checked = regular_metadata(&f).unwrap();
+        fs::remove_file(&f).unwrap();
+        mkfifo(&f);
+        let f2 = f.clone();
+        let r = within_2s(move || open_checked(None, &f2, &checked).map(|_| ()));
+        if r.is_none() {
+            unblock(&f);
+        }
+        let e = r.expect("the open blocked on the FIFO").unwrap_err();
+        assert_eq!(e.kind(), "irregular_file");
+    }
+
+    /// The file replaced by another one after the gate: the inode differs.
+    #[test]
+    fn file_replaced_after_the_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let (f, other) = (dir.path().join("f"), dir.path().join("other"));
+        fs::write(&f, b"x").unwrap();
+        fs::write(&other, b"y").unwrap();
+        let checked = regular_metadata(&f).unwrap();
+        fs::rename(&other, &f).unwrap();
+        let e = open_checked(None, &f, &checked).unwrap_err();
+        assert_eq!(e.kind(), "changed_during_read");
+    }
+
+    /// A symbolic link swapped in after resolution, pointing at the very file that was
+    /// checked: only `O_NOFOLLOW` refuses it (the inode would match).
+    #[test]
+    fn link_swapped_in_after_resolution() {
+        let dir = tempfile::tempdir().unwrap();
+        let (f, moved) = (dir.path().join("f"), dir.path().join("moved"));
+        fs::write(&f, b"x").unwrap();
+        let checked = regular_metadata(&f).unwrap();
+        fs::rename(&f, &moved).unwrap();
+        symlink(&moved, &f).unwrap();
+        let e = open_checked(None, &f, &checked).unwrap_err();
+        assert_eq!(e.kind(), "changed_during_read");
+        // Under a root too.
+        let root = Root::new(dir.path()).unwrap();
+        let e = open_checked(Some(&root), &root.dir.join("f"), &checked).unwrap_err();
+        assert_eq!(e.kind(), "changed_during_read");
+    }
+
+    #[test]
+    fn open_regular_returns_the_opened_metadata() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        fs::write(&f, b"abc").unwrap();
+        let (mut file, m) = open_regular(None, &f).unwrap();
+        assert_eq!(m.ino(), fs::metadata(&f).unwrap().ino());
+        let mut s = String::new();
+        file.read_to_string(&mut s).unwrap();
+        assert_eq!(s, "abc");
+        assert_eq!(
+            open_regular(None, dir.path()).unwrap_err().kind(),
+            "is_directory"
+        );
+    }
+
+    // --- inputs the caller names
+
+    #[test]
+    fn input_follows_links_and_refuses_irregular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::write(&real, b"x").unwrap();
+        let link = dir.path().join("link");
+        symlink(&real, &link).unwrap();
+        assert!(open_input(&link, "read", false).is_ok());
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let f2 = fifo.clone();
+        let r = within_2s(move || open_input(&f2, "read", false).map(|_| ()));
+        if r.is_none() {
+            unblock(&fifo);
+        }
+        let e = r
+            .expect("a FIFO was opened without allow_fifo")
+            .unwrap_err();
+        assert_eq!(e.kind(), "irregular_file");
+        assert_eq!(
+            open_input(Path::new("/dev/zero"), "read", true)
+                .unwrap_err()
+                .kind(),
+            "irregular_file"
+        );
+        assert_eq!(
+            open_input(dir.path(), "read", true).unwrap_err().kind(),
+            "is_directory"
+        );
+        assert_eq!(
+            open_input(&dir.path().join("nope"), "read", true)
+                .unwrap_err()
+                .kind(),
+            "not_found"
+        );
+    }
+
+    /// Another FIFO swapped in after the gate, or a regular file: not the pipe that was
+    /// checked.
+    #[test]
+    fn input_fifo_swapped_after_the_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let checked = fs::metadata(&fifo).unwrap();
+        // Held open, the first FIFO keeps its inode number: nothing below can reuse it.
+        let _first = open_flagged(&fifo, false).unwrap();
+        let other = dir.path().join("other");
+        mkfifo(&other);
+        fs::rename(&other, &fifo).unwrap();
+        let f2 = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            let _w = fs::OpenOptions::new().write(true).open(&f2).unwrap();
+        });
+        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
+        writer.join().unwrap();
+        assert_eq!(e.kind(), "changed_during_read");
+        fs::write(&other, b"x").unwrap();
+        fs::rename(&other, &fifo).unwrap();
+        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
+        assert_eq!(e.kind(), "changed_during_read");
+        // A regular file's gate metadata: the FIFO check does not apply.
+        let regular = fs::metadata(&fifo).unwrap();
+        assert!(open_input_checked(&fifo, "read", true, &regular).is_ok());
+        assert!(open_input_checked(&fifo, "read", false, &regular).is_ok());
+    }
+
+    #[test]
+    fn input_fifo_is_opened_when_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let f2 = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            // Opening for writing blocks until the reader opens: then write and close.
+            let mut w = fs::OpenOptions::new().write(true).open(&f2).unwrap();
+            std::io::Write::write_all(&mut w, b"piped").unwrap();
+        });
+        let mut r = open_input(&fifo, "read", true).unwrap();
+        let mut s = String::new();
+        r.read_to_string(&mut s).unwrap();
+        writer.join().unwrap();
+        assert_eq!(s, "piped");
     }
 }

@@ -275,6 +275,164 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
+    fn umask_now() -> u32 {
+        // SAFETY: umask(2) only swaps the process mask; it is put back at once.
+        let old = unsafe { libc::umask(0o022) };
+        unsafe { libc::umask(old) };
+        old as u32
+    }
+
+    #[test]
+    fn umask_is_the_process_umask() {
+        assert_eq!(umask(), umask_now());
+    }
+
+    #[test]
+    fn a_new_file_gets_the_umask_default_or_the_chosen_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("new.txt");
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"x").unwrap();
+        s.commit_new().unwrap();
+        assert_eq!(
+            fs::metadata(&target).unwrap().mode() & 0o7777,
+            0o666 & !umask_now()
+        );
+        let chosen = dir.path().join("chosen.txt");
+        let mut s = Staged::new(&chosen).unwrap();
+        s.set_mode(0o604).unwrap();
+        s.write_all(b"x").unwrap();
+        s.commit_new().unwrap();
+        assert_eq!(fs::metadata(&chosen).unwrap().mode() & 0o7777, 0o604);
+        assert_eq!(fs::read(&chosen).unwrap(), b"x");
+    }
+
+    #[test]
+    fn big_content_is_written_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("big");
+        let data: Vec<u8> = (0..WRITE_SLICE * 2 + 3).map(|i| (i % 251) as u8).collect();
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(&data).unwrap();
+        s.commit_new().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), data);
+    }
+
+    #[test]
+    fn rename_noreplace_renames_or_refuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::write(&a, b"A").unwrap();
+        assert_eq!(rename_noreplace(&a, &b).unwrap(), NoReplace::Renamed);
+        assert_eq!(fs::read(&b).unwrap(), b"A");
+        fs::write(&a, b"A2").unwrap();
+        assert!(matches!(
+            rename_noreplace(&a, &b),
+            Err(NoReplaceError::Exists)
+        ));
+        assert_eq!(fs::read(&b).unwrap(), b"A");
+        let missing = dir.path().join("no/such");
+        assert!(matches!(
+            rename_noreplace(&missing, &dir.path().join("c")),
+            Err(NoReplaceError::Rename(_))
+        ));
+    }
+
+    /// The fallback for file systems without RENAME_NOREPLACE, forced.
+    #[test]
+    fn link_fallback_publishes_or_refuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::write(&a, b"A").unwrap();
+        assert_eq!(
+            link_noreplace(&a, &b).unwrap(),
+            NoReplace::Linked { unlinked: None }
+        );
+        assert!(!a.exists(), "the old name is unlinked");
+        assert_eq!(fs::read(&b).unwrap(), b"A");
+        fs::write(&a, b"A2").unwrap();
+        assert!(matches!(
+            link_noreplace(&a, &b),
+            Err(NoReplaceError::Exists)
+        ));
+        assert_eq!(
+            (fs::read(&a).unwrap(), fs::read(&b).unwrap()),
+            (b"A2".to_vec(), b"A".to_vec())
+        );
+        assert!(matches!(
+            link_noreplace(&a, &dir.path().join("no/such")),
+            Err(NoReplaceError::Link(_))
+        ));
+    }
+
+    #[test]
+    fn commit_new_through_the_link_fallback() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("f.txt");
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"ours").unwrap();
+        s.commit_new_with(link_noreplace).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"ours");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut s = Staged::new(&target).unwrap();
+        s.write_all(b"again").unwrap();
+        let e = s.commit_new_with(link_noreplace).unwrap_err();
+        assert_eq!(e.kind(), "create_conflict");
+        assert_eq!(fs::read(&target).unwrap(), b"ours");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    fn is_root() -> bool {
+        rustix::process::geteuid().is_root()
+    }
+
+    /// The replacement keeps the original's owner (as root, who may give it).
+    #[test]
+    #[ignore = "needs root (chown to other users)"]
+    fn replace_keeps_the_owner() {
+        assert!(is_root(), "this test must run as root; CI runs it as root");
+        let dir = tempfile::tempdir().unwrap();
+        for (uid, gid) in [(65534, 65534), (65534, 0), (0, 65534)] {
+            let target = dir.path().join(format!("f-{uid}-{gid}"));
+            fs::write(&target, b"old").unwrap();
+            std::os::unix::fs::chown(&target, Some(uid), Some(gid)).unwrap();
+            let meta = fs::metadata(&target).unwrap();
+            let mut s = Staged::new(&target).unwrap();
+            s.write_all(b"new").unwrap();
+            s.commit_replace(&meta).unwrap();
+            let after = fs::metadata(&target).unwrap();
+            assert_eq!((after.uid(), after.gid()), (uid, gid));
+            assert_eq!(fs::read(&target).unwrap(), b"new");
+        }
+    }
+
+    #[test]
+    fn a_failed_directory_fsync_is_a_warning() {
+        let c = sync_dir(Path::new("/nonexistent-quill-dir/f"));
+        assert_eq!(c.warnings.len(), 1);
+        assert!(
+            c.warnings[0].starts_with(
+                "committed, durability unconfirmed: fsync of /nonexistent-quill-dir failed"
+            ),
+            "{:?}",
+            c.warnings
+        );
+        let dir = tempfile::tempdir().unwrap();
+        assert!(sync_dir(&dir.path().join("f")).warnings.is_empty());
+        assert!(fsync_dir(dir.path()).is_ok());
+        assert!(fsync_dir(Path::new("/nonexistent-quill-dir")).is_err());
+    }
+
+    #[test]
+    fn create_parents_creates_only_what_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("a/b/c/f.txt");
+        create_parents(&target).unwrap();
+        assert!(dir.path().join("a/b/c").is_dir());
+        create_parents(&target).unwrap();
+        create_parents(&dir.path().join("g")).unwrap();
+    }
+
     #[test]
     fn dropped_stage_removes_its_temp() {
         let dir = tempfile::tempdir().unwrap();

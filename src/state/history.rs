@@ -247,4 +247,172 @@ mod tests {
         assert!(referenced_bytes(&s) <= MAX_SESSION_BYTES);
         assert_eq!(s.history.keys().collect::<Vec<_>>(), ["/a"]);
     }
+
+    struct Fixture {
+        _tmp: tempfile::TempDir,
+        dir: PathBuf,
+        warnings: Warnings,
+    }
+
+    fn fixture() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("h");
+        Fixture {
+            _tmp: tmp,
+            dir,
+            warnings: Warnings::default(),
+        }
+    }
+
+    fn steps<'s>(s: &'s Session, key: &str) -> &'s [UndoStep] {
+        s.history.get(key).map_or(&[], |v| v.as_slice())
+    }
+
+    #[test]
+    fn push_keeps_the_blob_and_pop_removes_it() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        h.push(&mut s, "/f", Before::Bytes(b"old"), "after1");
+        let step = steps(&s, "/f")[0].clone();
+        assert_eq!(step.before.as_deref(), Some(sha256_bytes(b"old").as_str()));
+        assert_eq!((step.after.as_str(), step.size, step.at), ("after1", 3, 1));
+        let hash = step.before.clone().unwrap();
+        assert_eq!(h.load_blob(Path::new("/f"), &hash).unwrap(), b"old");
+        // A step that is not the last one is not popped.
+        let other = UndoStep {
+            after: "other".into(),
+            ..step.clone()
+        };
+        h.pop(&mut s, "/f", &other);
+        assert_eq!(steps(&s, "/f").len(), 1);
+        h.pop(&mut s, "/f", &step);
+        assert!(s.history.is_empty());
+        assert!(
+            !f.dir.join(&hash).exists(),
+            "an unreferenced blob is removed"
+        );
+        h.push(&mut s, "/f", Before::Missing, "a");
+        assert_eq!(steps(&s, "/f")[0].before, None);
+        h.push(&mut s, "/f", Before::Unchanged, "b");
+        assert_eq!(steps(&s, "/f").len(), 1);
+    }
+
+    #[test]
+    fn a_blob_another_step_uses_is_kept() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        h.push(&mut s, "/a", Before::Bytes(b"same"), "x");
+        h.push(&mut s, "/b", Before::Bytes(b"same"), "y");
+        h.push(&mut s, "/b", Before::Bytes(b"other"), "z");
+        let last = steps(&s, "/b")[1].clone();
+        h.pop(&mut s, "/b", &last);
+        assert!(!f.dir.join(sha256_bytes(b"other")).exists());
+        let last = steps(&s, "/b")[0].clone();
+        h.pop(&mut s, "/b", &last);
+        assert!(
+            f.dir.join(sha256_bytes(b"same")).exists(),
+            "still used by /a"
+        );
+    }
+
+    #[test]
+    fn at_most_max_steps_a_file() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        for i in 0..=MAX_STEPS {
+            h.push(
+                &mut s,
+                "/f",
+                Before::Bytes(format!("v{i}").as_bytes()),
+                &format!("a{i}"),
+            );
+        }
+        let kept = steps(&s, "/f");
+        assert_eq!(kept.len(), MAX_STEPS);
+        assert_eq!(kept[0].after, "a1");
+        assert!(!f.dir.join(sha256_bytes(b"v0")).exists());
+        assert!(f.dir.join(sha256_bytes(b"v1")).exists());
+    }
+
+    /// The session's bound: blobs summing to exactly the bound stay; one byte more drops the
+    /// oldest step of any file (here the file whose key sorts last).
+    #[test]
+    fn the_session_bound_drops_the_oldest_step_first() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        let half = (MAX_SESSION_BYTES / 2) as usize;
+        let a = vec![b'a'; half];
+        let b = vec![b'b'; half];
+        h.push(&mut s, "/z-older", Before::Bytes(&a), "1");
+        h.push(&mut s, "/a-newer", Before::Bytes(&b), "2");
+        assert_eq!(referenced_bytes(&s), MAX_SESSION_BYTES);
+        assert_eq!(s.history.len(), 2, "exactly the bound is within it");
+        h.push(&mut s, "/m", Before::Bytes(b"c"), "3");
+        assert!(
+            !s.history.contains_key("/z-older"),
+            "the oldest step goes first"
+        );
+        assert_eq!(steps(&s, "/a-newer").len(), 1);
+        assert_eq!(steps(&s, "/m").len(), 1);
+        assert!(!f.dir.join(sha256_bytes(&a)).exists());
+        assert!(f.warnings.take().is_empty());
+    }
+
+    #[test]
+    fn content_over_the_bound_is_not_kept() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        h.push(&mut s, "/f", Before::Bytes(b"small"), "1");
+        let at_bound = vec![b'x'; MAX_SESSION_BYTES as usize];
+        h.push(&mut s, "/f", Before::Bytes(&at_bound), "2");
+        assert_eq!(
+            steps(&s, "/f").len(),
+            1,
+            "exactly the bound is kept (alone)"
+        );
+        assert_eq!(steps(&s, "/f")[0].size, MAX_SESSION_BYTES);
+        assert!(f.warnings.take().is_empty());
+        let over = vec![b'y'; MAX_SESSION_BYTES as usize + 1];
+        h.push(&mut s, "/f", Before::Bytes(&over), "3");
+        assert!(
+            !s.history.contains_key("/f"),
+            "the file's history is cleared"
+        );
+        assert!(!f.dir.join(sha256_bytes(&at_bound)).exists());
+        assert_eq!(f.warnings.take().len(), 1);
+    }
+
+    #[test]
+    fn two_mib_is_well_within_the_bound() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        let two = vec![b'2'; 2 << 20];
+        h.push(&mut s, "/f", Before::Bytes(&two), "1");
+        assert_eq!(steps(&s, "/f").len(), 1);
+        assert!(f.warnings.take().is_empty());
+    }
+
+    #[test]
+    fn blobs_are_verified_and_repaired() {
+        let f = fixture();
+        let h = History::new(&f.dir, &f.warnings);
+        let mut s = Session::empty("t");
+        let hash = sha256_bytes(b"content");
+        // A damaged blob of another size under the name is rewritten by the next push.
+        fs::create_dir_all(&f.dir).unwrap();
+        fs::write(f.dir.join(&hash), b"damaged!!").unwrap();
+        h.push(&mut s, "/f", Before::Bytes(b"content"), "1");
+        assert_eq!(h.load_blob(Path::new("/f"), &hash).unwrap(), b"content");
+        // Damaged in place (same size): refused.
+        fs::write(f.dir.join(&hash), b"CONTENT").unwrap();
+        let e = h.load_blob(Path::new("/f"), &hash).unwrap_err();
+        assert_eq!(e.kind(), "state_unavailable");
+        assert!(h.load_blob(Path::new("/f"), &"0".repeat(64)).is_err());
+    }
 }

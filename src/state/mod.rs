@@ -338,3 +338,240 @@ fn check_owner(state_dir: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests;
+
+/// The guarded layer's unit tests (written for mutation testing).
+#[cfg(test)]
+mod layer_tests {
+    use super::*;
+    use std::fs::File;
+    use std::time::UNIX_EPOCH;
+
+    struct Fixture {
+        _tmp: tempfile::TempDir,
+        dir: PathBuf,
+        warnings: Warnings,
+    }
+
+    fn fixture() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("state");
+        Fixture {
+            _tmp: tmp,
+            dir,
+            warnings: Warnings::default(),
+        }
+    }
+
+    impl Fixture {
+        fn store(&self) -> Store<'_> {
+            Store::open(&self.dir, Duration::from_millis(50), &self.warnings)
+        }
+    }
+
+    fn set_mtime(path: &Path, secs: u64, nanos: u32) {
+        let f = File::options().write(true).open(path).unwrap();
+        f.set_modified(UNIX_EPOCH + Duration::new(secs, nanos))
+            .unwrap();
+    }
+
+    #[test]
+    fn mutation_locks_are_held_and_taken_once_per_path() {
+        let f = fixture();
+        let store = f.store();
+        let (a, b) = (Path::new("/a"), Path::new("/b"));
+        let held = store.lock_mutations(&[b, a, b]).unwrap();
+        assert_eq!(held.len(), 2, "duplicates are locked once");
+        assert!(f.dir.join("locks").is_dir() && f.dir.join("sessions").is_dir());
+        let e = store.lock_mutations(&[a]).unwrap_err();
+        assert_eq!(e.kind(), "lock_timeout");
+        drop(held);
+        store.lock_mutations(&[a]).unwrap();
+    }
+
+    #[test]
+    fn sessions_are_separate_files() {
+        let f = fixture();
+        let store = f.store();
+        store.session("a").update(|s| s.clock = 7).unwrap();
+        assert_eq!(store.session("a").load().unwrap().clock, 7);
+        assert_eq!(store.session("b").load().unwrap().clock, 0);
+        assert_eq!(store.session("b").load().unwrap().session, "b");
+        assert_ne!(session_id("a"), session_id("b"));
+        assert_eq!(session_id("a").len(), 64);
+    }
+
+    #[test]
+    fn sessions_are_listed_most_recent_first() {
+        let f = fixture();
+        let store = f.store();
+        for name in ["x", "y", "z"] {
+            store
+                .session(name)
+                .update(|s| {
+                    let id = crate::probe::Identity {
+                        dev: 0,
+                        ino: 0,
+                        size: 0,
+                        mtime_ns: 0,
+                        ctime_ns: 0,
+                    };
+                    s.record(Baseline::new(Path::new("/f"), "00".into(), &id, true));
+                })
+                .unwrap();
+        }
+        // Same second apart by nanoseconds, and a second apart against the nanoseconds:
+        // names sort the other way, so any wrong arithmetic shows.
+        set_mtime(&store.session("x").file, 100, 1);
+        set_mtime(&store.session("y").file, 100, 2);
+        set_mtime(&store.session("z").file, 101, 0);
+        let listed = store.list_sessions();
+        assert_eq!(
+            listed,
+            [
+                ("z".to_string(), 1, 101_000_000_000),
+                ("y".to_string(), 1, 100_000_000_002),
+                ("x".to_string(), 1, 100_000_000_001),
+            ]
+        );
+    }
+
+    #[test]
+    fn clear_removes_the_file_and_tolerates_none() {
+        let f = fixture();
+        let store = f.store();
+        store.session("never").clear().unwrap();
+        let file = store.session("a");
+        file.update(|s| s.clock = 1).unwrap();
+        assert!(file.file.exists());
+        file.clear().unwrap();
+        assert!(!file.file.exists());
+        assert_eq!(file.load().unwrap().clock, 0);
+        // Something that cannot be removed as a file is an error, not "already gone".
+        fs::create_dir(&file.file).unwrap();
+        assert_eq!(file.clear().unwrap_err().kind(), "state_unavailable");
+    }
+
+    #[test]
+    fn an_unreadable_session_file_is_an_error_not_a_missing_one() {
+        let f = fixture();
+        let store = f.store();
+        store.ensure_dirs().unwrap();
+        let file = store.session("a");
+        fs::create_dir(&file.file).unwrap();
+        assert_eq!(file.load().unwrap_err().kind(), "state_unavailable");
+    }
+
+    #[test]
+    fn newer_formats_are_left_alone_corrupt_files_moved_aside() {
+        let f = fixture();
+        let store = f.store();
+        store.ensure_dirs().unwrap();
+        let file = store.session("a");
+        let newer = format!(r#"{{"version":{},"session":"a"}}"#, VERSION + 1);
+        fs::write(&file.file, &newer).unwrap();
+        assert_eq!(file.load().unwrap_err().kind(), "state_unavailable");
+        assert_eq!(file.update(|_| ()).unwrap_err().kind(), "state_unavailable");
+        // Newer and not even parseable as this version's session: still left alone.
+        let odd = format!(r#"{{"version":{},"files":5}}"#, VERSION + 1);
+        fs::write(&file.file, &odd).unwrap();
+        assert_eq!(file.load().unwrap_err().kind(), "state_unavailable");
+        assert_eq!(fs::read_to_string(&file.file).unwrap(), odd);
+        // This version, corrupt: the session starts empty, the file is moved aside.
+        let corrupt = format!(r#"{{"version":{VERSION},"files":5}}"#);
+        fs::write(&file.file, &corrupt).unwrap();
+        assert_eq!(file.load().unwrap().clock, 0);
+        assert_eq!(f.warnings.take().len(), 1);
+        let before = now_ns() / 1_000_000_000;
+        file.update(|s| s.clock = 3).unwrap();
+        let after = now_ns() / 1_000_000_000;
+        assert_eq!(file.load().unwrap().clock, 3);
+        let asides: Vec<String> = fs::read_dir(file.file.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".corrupt-"))
+            .collect();
+        assert_eq!(asides.len(), 1, "{asides:?}");
+        let secs: i128 = asides[0]
+            .rsplit("corrupt-")
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((before..=after).contains(&secs), "{asides:?}");
+        assert_eq!(
+            fs::read_to_string(file.file.with_file_name(&asides[0])).unwrap(),
+            corrupt
+        );
+        // Current-version files are parsed, not refused.
+        let ok = format!(r#"{{"version":{VERSION},"session":"a","clock":9}}"#);
+        fs::write(&file.file, ok).unwrap();
+        assert_eq!(file.load().unwrap().clock, 9);
+    }
+
+    /// At most `MAX_SESSIONS` files: a new session removes the least recently modified
+    /// (more than one when there are too many already), with their undo blobs.
+    #[test]
+    fn a_new_session_makes_room() {
+        let f = fixture();
+        let store = f.store();
+        store.ensure_dirs().unwrap();
+        let extra = 2;
+        for i in 0..MAX_SESSIONS + extra {
+            let name = format!("s{i}");
+            let file = store.session(&name);
+            fs::write(&file.file, format!(r#"{{"version":1,"session":"{name}"}}"#)).unwrap();
+            set_mtime(&file.file, 1_000 + i as u64, 0);
+            fs::create_dir_all(&file.history).unwrap();
+        }
+        store.session("new").update(|_| ()).unwrap();
+        let count = |dir: &Path| fs::read_dir(dir).map_or(0, |d| d.count());
+        let jsons = fs::read_dir(f.dir.join("sessions"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "json")
+            })
+            .count();
+        assert_eq!(jsons, MAX_SESSIONS);
+        for i in 0..=extra {
+            let gone = store.session(&format!("s{i}"));
+            assert!(!gone.file.exists(), "s{i} is among the oldest");
+            assert!(!gone.history.exists());
+        }
+        assert!(store.session(&format!("s{}", extra + 1)).file.exists());
+        assert_eq!(
+            count(&f.dir.join("history")),
+            MAX_SESSIONS + extra - (extra + 1)
+        );
+        // Below the bound nothing goes.
+        let g = fixture();
+        let small = g.store();
+        small.session("a").update(|_| ()).unwrap();
+        small.session("b").update(|_| ()).unwrap();
+        assert!(small.session("a").file.exists());
+    }
+
+    #[test]
+    fn a_state_directory_others_may_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let f = fixture();
+        let store = f.store();
+        store.ensure_dirs().unwrap();
+        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o770)).unwrap();
+        assert_eq!(store.ensure_dirs().unwrap_err().kind(), "state_unavailable");
+        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o702)).unwrap();
+        assert_eq!(
+            store.session("a").load().unwrap_err().kind(),
+            "state_unavailable"
+        );
+        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o755)).unwrap();
+        store.ensure_dirs().unwrap();
+        if rustix::process::geteuid().is_root() {
+            std::os::unix::fs::chown(&f.dir, Some(65534), None).unwrap();
+            assert_eq!(store.ensure_dirs().unwrap_err().kind(), "state_unavailable");
+        }
+    }
+}

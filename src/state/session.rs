@@ -242,6 +242,48 @@ mod tests {
     }
 
     #[test]
+    fn record_forget_and_list() {
+        let mut s = Session::empty("t");
+        assert!(s.is_empty() && s.baselines().is_empty());
+        assert_eq!(s.len(), 0);
+        s.record(baseline("/b"));
+        s.record(baseline("/a"));
+        assert!(!s.is_empty());
+        assert_eq!(s.len(), 2);
+        let paths: Vec<PathBuf> = s.baselines().into_iter().map(|b| b.path).collect();
+        assert_eq!(paths, [PathBuf::from("/a"), PathBuf::from("/b")]);
+        assert_eq!(s.baseline(Path::new("/a")).unwrap().used, 2);
+        assert!(s.forget(Path::new("/a")));
+        assert!(!s.forget(Path::new("/a")));
+        assert_eq!(s.len(), 1);
+    }
+
+    /// A file over the bound (written by another version, or by hand) is trimmed back to it
+    /// at the next record, oldest first.
+    #[test]
+    fn an_overfull_session_is_trimmed_to_the_bound() {
+        let mut s = Session::empty("t");
+        for i in 0..MAX_FILES + 3 {
+            let mut b = baseline(&format!("/f{i}"));
+            b.used = i as u64 + 1;
+            let raw = serde_json::value::to_raw_value(&b).unwrap();
+            s.files.insert(path_key(&b.path), raw);
+        }
+        s.clock = (MAX_FILES + 3) as u64;
+        s.record(baseline("/new"));
+        assert_eq!(s.len(), MAX_FILES);
+        assert!(s.baseline(Path::new("/f3")).is_none());
+        assert!(s.baseline(Path::new("/f4")).is_some());
+        assert!(s.baseline(Path::new("/new")).is_some());
+    }
+
+    #[test]
+    fn now_is_after_2020() {
+        assert!(now_ns() > 1_577_836_800 * 1_000_000_000);
+        assert!(now_ns() < 4_102_444_800 * 1_000_000_000);
+    }
+
+    #[test]
     fn non_utf8_paths_get_distinct_keys() {
         use std::ffi::OsStr;
         let a = Path::new(OsStr::from_bytes(b"/a\xff"));
