@@ -10,6 +10,7 @@ mod contract;
 mod edit;
 mod faults;
 mod generated;
+mod grammar;
 mod patching;
 mod read;
 mod resolve;
