@@ -35,6 +35,9 @@ pub enum Error {
     Usage {
         #[serde(skip)]
         message: String,
+        /// What to type instead, when the mistake is a known one (the hint).
+        #[serde(skip)]
+        fix: Option<String>,
     },
     #[error("invalid pattern: {message}")]
     InvalidPattern {
@@ -298,6 +301,15 @@ impl Error {
     pub fn usage(message: impl Into<String>) -> Error {
         Error::Usage {
             message: message.into(),
+            fix: None,
+        }
+    }
+
+    /// A usage mistake quill recognizes (a flag of another tool): the hint says what to type.
+    pub fn usage_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
+        Error::Usage {
+            message: message.into(),
+            fix: Some(fix.into()),
         }
     }
 
@@ -408,6 +420,7 @@ impl Error {
     /// What the caller can do next; `None` where the message says it all.
     pub fn hint(&self) -> Option<String> {
         Some(match self {
+            Error::Usage { fix: Some(fix), .. } => fix.clone(),
             Error::Usage { .. } => "run `quill --help` or `quill COMMAND --help`".into(),
             Error::InvalidPattern { .. } => {
                 "the pattern is a Rust regex; use -F to search for it literally".into()

@@ -102,6 +102,10 @@ pub fn render_grep(
         files.len()
     } else if let Some(counts) = &s.counts {
         for c in counts {
+            if r.view.no_filename {
+                writeln!(w, "{}", c.count)?;
+                continue;
+            }
             let path = display(&cfg.cwd, &c.path);
             let sep = if r.view.null { '\0' } else { ':' };
             writeln!(w, "{}{path}{}{sep}{}", p.magenta, p.reset, c.count)?;
@@ -340,7 +344,7 @@ fn line_prefix<W: Write + ?Sized>(
     view: &View,
     p: &Palette,
 ) -> io::Result<()> {
-    if !view.heading {
+    if !view.heading && !view.no_filename {
         w.write_all(p.magenta.as_bytes())?;
         w.write_all(path.as_bytes())?;
         w.write_all(p.reset.as_bytes())?;

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::OutputConfig;
 pub use super::palette::Palette;
 use crate::error::Error;
-use crate::report::{MutationReport, ReadReport, Report, StateReport, TransferReport};
+use crate::report::{GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport};
 
 pub fn render(
     w: &mut dyn Write,
@@ -19,7 +19,20 @@ pub fn render(
         Report::Read(r) => read(w, r, p),
         Report::Mutation(r) => mutation(w, cfg, r, p),
         Report::Glob(r) => super::search::render_glob(w, cfg, r, p),
-        Report::Grep(r) => super::search::render_grep(w, cfg, r, p),
+        Report::Grep(r) => {
+            super::search::render_grep(w, cfg, r, p)?;
+            // Several PATHs, some missing: an error line each, after the results (as rg).
+            if let GrepBody::Search(s) = &r.body
+                && !s.missing.is_empty()
+            {
+                w.flush()?;
+                let p = Palette::new(cfg.color_stderr);
+                for e in &s.missing {
+                    render_error(e, &p);
+                }
+            }
+            Ok(())
+        }
         Report::Transfer(r) => transfer(w, cfg, r),
         Report::State(r) => state(w, cfg, r),
         Report::Generated(s) => w.write_all(s.as_bytes()),
