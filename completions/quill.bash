@@ -306,12 +306,28 @@ _quill() {
             return 0
             ;;
         quill__subcmd__grep)
-            opts="-F -i -S -w -U -g -t -T -L -n -N -A -B -C -0 -h -V --fixed-strings --ignore-case --smart-case --word-regexp --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --all --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-e -F -i -S -w -x -v -o -m -U -g -t -T -L -l -c -H -n -N -A -B -C -0 -r -E -P -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --line-regexp --invert-match --only-matching --max-count --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --files-with-matches --count --with-filename --no-filename --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --all --recursive --extended-regexp --perl-regexp --include --exclude --exclude-dir --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --regexp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --glob)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -377,6 +393,18 @@ _quill() {
                     return 0
                     ;;
                 --max-walk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

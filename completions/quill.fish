@@ -135,6 +135,8 @@ complete -c quill -n "__fish_quill_using_subcommand glob" -l read-only -d 'Refus
 complete -c quill -n "__fish_quill_using_subcommand glob" -l strict -d 'Changes need a complete read (every line shown, none cut)'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s V -l version -d 'Print version'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s e -l regexp -d 'A pattern (repeatable; lines matching any are found); then every positional is a PATH' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -s m -l max-count -d 'Stop searching a file after NUM matching lines' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -s g -l glob -d 'Include or (with !) exclude files by glob; repeatable' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -s t -l type -d 'Only search files of this type (see --type-list); repeatable' -r -f -a "ada\t''
 agda\t''
@@ -608,6 +610,9 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -l max-columns -d 'Cut
 complete -c quill -n "__fish_quill_using_subcommand grep" -l limit -d 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l offset -d 'Skip the first N entries' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-walk -d 'Stop the walk after this many entries' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l include -d 'GNU grep\'s --include: use --glob GLOB' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l exclude -d 'GNU grep\'s --exclude: use --glob \'!GLOB\'' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l exclude-dir -d 'GNU grep\'s --exclude-dir: use --glob \'!DIR/\'' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
 complete -c quill -n "__fish_quill_using_subcommand grep" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
@@ -619,17 +624,27 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s F -l fixed-strings 
 complete -c quill -n "__fish_quill_using_subcommand grep" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s S -l smart-case -d 'Case-insensitive unless the pattern has an uppercase letter'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s w -l word-regexp -d 'Match whole words only'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s x -l line-regexp -d 'Match whole lines only'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s v -l invert-match -d 'Find the lines that do not match'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s o -l only-matching -d 'Show only the matched part of each line, one entry per match'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s U -l multiline -d 'Let matches span lines'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l type-list -d 'List the known file types and exit'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l hidden -d 'Include hidden files and directories'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l no-ignore -d 'Do not honor .gitignore, .ignore and .git/info/exclude'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s L -l follow -d 'Follow symbolic links'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s l -l files-with-matches -d 'Only the paths of files with a match (= --mode files)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s c -l count -d 'Matching lines per file (= --mode count; with -o, matches)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s H -l with-filename -d 'Show the path of every match (the default)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -l no-filename -d 'Never show paths in content and count output (text output)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s n -l line-number -d 'Show line numbers (the default)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s N -l no-line-number -d 'Hide line numbers in text output'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l heading -d 'Show the path above each file\'s matches (default on a terminal)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l no-heading -d 'Prefix every line with its path'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s 0 -l null -d 'Follow each path with NUL instead of `:` or a newline (text output), for xargs -0'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l all -d 'Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s r -l recursive -d 'GNU grep\'s -r: not needed, directories are searched recursively'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s E -l extended-regexp -d 'GNU grep\'s -E: not needed, the pattern is a Rust regex'
+complete -c quill -n "__fish_quill_using_subcommand grep" -s P -l perl-regexp -d 'GNU grep\'s -P: not supported, the pattern is a Rust regex'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l read-only -d 'Refuse every change (read_only)'

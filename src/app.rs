@@ -14,7 +14,7 @@ use clap::FromArgMatches;
 
 use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
-use crate::error::{Error, Result, exit};
+use crate::error::{Error, Result, UsageDetail, exit};
 use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
 use crate::report::{Report, VersionReport};
@@ -166,10 +166,13 @@ fn usage_error(err: &clap::Error, op: &str) -> Error {
         } else {
             message
         },
-        argument,
-        suggestion,
-        usage: usage.filter(|u| !u.is_empty()),
-        tip: (!tips.is_empty()).then(|| tips.join("; ")),
+        detail: Box::new(UsageDetail {
+            argument,
+            suggestion,
+            usage: usage.filter(|u| !u.is_empty()),
+            tip: (!tips.is_empty()).then(|| tips.join("; ")),
+            fix: None,
+        }),
     }
 }
 
@@ -280,10 +283,11 @@ fn env_format() -> Result<Option<Format>> {
                 "invalid value '{}' for QUILL_FORMAT: use 'text' or 'json'",
                 v.to_string_lossy()
             ),
-            argument: Some("QUILL_FORMAT".into()),
-            suggestion: None,
-            usage: None,
-            tip: Some("unset QUILL_FORMAT or set it to text or json".into()),
+            detail: Box::new(UsageDetail {
+                argument: Some("QUILL_FORMAT".into()),
+                tip: Some("unset QUILL_FORMAT or set it to text or json".into()),
+                ..UsageDetail::default()
+            }),
         }),
     }
 }

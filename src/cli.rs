@@ -398,15 +398,26 @@ Examples:
   quill grep -i -w todo --glob '*.rs' --glob '!target/**'
   quill grep -F 'a.b(c)' --mode files
   quill grep 'unsafe' -C 2 --limit 50 --offset 50   # the second page
-  quill grep -U 'struct \\w+ \\{\\n\\s*pub' --type rust";
+  quill grep -U 'struct \\w+ \\{\\n\\s*pub' --type rust
+  quill grep -e '-x' -e '--flag' src               # patterns starting with -
+  cargo test 2>&1 | quill grep -c FAILED            # stdin when it is a pipe";
 
 #[derive(Debug, Args)]
 pub struct GrepArgs {
-    /// A Rust regex (or a literal with -F).
-    #[arg(required_unless_present = "type_list", allow_hyphen_values = true)]
+    /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
+    #[arg(required_unless_present_any = ["type_list", "regexps", "recursive", "extended_regexp", "perl_regexp", "include", "exclude", "exclude_dir"])]
     pub pattern: Option<String>,
-    /// Files or directories to search [default: .].
+    /// Files or directories to search, `-` for stdin [default: stdin when it is a pipe or a
+    /// file, else .].
     pub paths: Vec<PathBuf>,
+    /// A pattern (repeatable; lines matching any are found); then every positional is a PATH.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
+    pub regexps: Vec<String>,
     /// Treat the pattern as a literal string.
     #[arg(short = 'F', long)]
     pub fixed_strings: bool,
@@ -419,6 +430,18 @@ pub struct GrepArgs {
     /// Match whole words only.
     #[arg(short = 'w', long)]
     pub word_regexp: bool,
+    /// Match whole lines only.
+    #[arg(short = 'x', long)]
+    pub line_regexp: bool,
+    /// Find the lines that do not match.
+    #[arg(short = 'v', long)]
+    pub invert_match: bool,
+    /// Show only the matched part of each line, one entry per match.
+    #[arg(short = 'o', long, conflicts_with_all = ["invert_match", "context", "before_context", "after_context"])]
+    pub only_matching: bool,
+    /// Stop searching a file after NUM matching lines.
+    #[arg(short = 'm', long, value_name = "NUM")]
+    pub max_count: Option<u64>,
     /// Let matches span lines.
     #[arg(short = 'U', long)]
     pub multiline: bool,
@@ -446,6 +469,18 @@ pub struct GrepArgs {
     /// What to report.
     #[arg(long, value_enum, default_value_t = GrepMode::Content)]
     pub mode: GrepMode,
+    /// Only the paths of files with a match (= --mode files).
+    #[arg(short = 'l', long, conflicts_with_all = ["mode", "count"])]
+    pub files_with_matches: bool,
+    /// Matching lines per file (= --mode count; with -o, matches).
+    #[arg(short = 'c', long, conflicts_with = "mode")]
+    pub count: bool,
+    /// Show the path of every match (the default).
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+    /// Never show paths in content and count output (text output).
+    #[arg(long, overrides_with = "with_filename")]
+    pub no_filename: bool,
     /// Show line numbers (the default).
     #[arg(short = 'n', long, overrides_with = "no_line_number")]
     pub line_number: bool,
@@ -485,6 +520,33 @@ pub struct GrepArgs {
     /// Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0).
     #[arg(long, conflicts_with = "limit")]
     pub all: bool,
+    // GNU grep's flags without a quill meaning: parsed only so that `resolve` can say what to
+    // type instead (a `usage` error whose hint is the fix). Hidden from help and man pages;
+    // shell completions list them with these lines.
+    /// GNU grep's -r: not needed, directories are searched recursively.
+    #[arg(
+        short = 'r',
+        short_alias = 'R',
+        long,
+        alias = "dereference-recursive",
+        hide = true
+    )]
+    pub recursive: bool,
+    /// GNU grep's -E: not needed, the pattern is a Rust regex.
+    #[arg(short = 'E', long, hide = true)]
+    pub extended_regexp: bool,
+    /// GNU grep's -P: not supported, the pattern is a Rust regex.
+    #[arg(short = 'P', long, hide = true)]
+    pub perl_regexp: bool,
+    /// GNU grep's --include: use --glob GLOB.
+    #[arg(long, value_name = "GLOB", hide = true)]
+    pub include: Vec<String>,
+    /// GNU grep's --exclude: use --glob '!GLOB'.
+    #[arg(long, value_name = "GLOB", hide = true)]
+    pub exclude: Vec<String>,
+    /// GNU grep's --exclude-dir: use --glob '!DIR/'.
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub exclude_dir: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

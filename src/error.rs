@@ -38,15 +38,9 @@ pub enum Error {
     Usage {
         #[serde(skip)]
         message: String,
-        /// The offending argument as given (`--ful`, `frobnicate`, `<PATH>`), if one is named.
-        argument: Option<String>,
-        /// What was probably meant (`--full`, a subcommand, a value), if clap suggests one.
-        suggestion: Option<String>,
-        /// The usage line of the command (`quill read [OPTIONS] <PATH>`), if known.
-        usage: Option<String>,
-        /// clap's tip, shown as the hint (not repeated as a field).
-        #[serde(skip)]
-        tip: Option<String>,
+        /// Boxed: a usage error is rare, and every `Result` would pay for its size.
+        #[serde(flatten)]
+        detail: Box<UsageDetail>,
     },
     #[error("invalid pattern: {message}")]
     InvalidPattern {
@@ -269,6 +263,24 @@ pub enum Error {
     Interrupted,
 }
 
+/// What a usage error knows besides its message.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageDetail {
+    /// The offending argument as given (`--ful`, `frobnicate`, `<PATH>`), if one is named.
+    pub argument: Option<String>,
+    /// What was probably meant (`--full`, a subcommand, a value), if clap suggests one.
+    pub suggestion: Option<String>,
+    /// The usage line of the command (`quill read [OPTIONS] <PATH>`), if known.
+    pub usage: Option<String>,
+    /// clap's tip, shown as the hint (not repeated as a field).
+    #[serde(skip)]
+    pub tip: Option<String>,
+    /// What to type instead, when the mistake is a known one (the hint).
+    #[serde(skip)]
+    pub fix: Option<String>,
+}
+
 /// Why an edit's `old` was not found (SPEC §3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -310,10 +322,18 @@ impl Error {
     pub fn usage(message: impl Into<String>) -> Error {
         Error::Usage {
             message: message.into(),
-            argument: None,
-            suggestion: None,
-            usage: None,
-            tip: None,
+            detail: Box::default(),
+        }
+    }
+
+    /// A usage mistake quill recognizes (a flag of another tool): the hint says what to type.
+    pub fn usage_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
+        Error::Usage {
+            message: message.into(),
+            detail: Box::new(UsageDetail {
+                fix: Some(fix.into()),
+                ..UsageDetail::default()
+            }),
         }
     }
 
@@ -424,7 +444,11 @@ impl Error {
     /// What the caller can do next; `None` where the message says it all.
     pub fn hint(&self) -> Option<String> {
         Some(match self {
-            Error::Usage { usage, tip, .. } => {
+            Error::Usage { detail, .. } if detail.fix.is_some() => {
+                detail.fix.clone().unwrap_or_default()
+            }
+            Error::Usage { detail, .. } => {
+                let UsageDetail { usage, tip, .. } = &**detail;
                 let help = match usage.as_deref().map(command_of_usage).filter(|c| !c.is_empty()) {
                     Some(cmd) => format!("run `{cmd} --help`"),
                     None => "run `quill --help` or `quill COMMAND --help`".into(),
@@ -832,10 +856,13 @@ mod tests {
     fn a_usage_hint_names_the_command_of_its_usage_line() {
         let e = Error::Usage {
             message: "unexpected argument '--limt' found".into(),
-            argument: Some("--limt".into()),
-            suggestion: Some("--limit".into()),
-            usage: Some("quill state forget [OPTIONS] <PATH>".into()),
-            tip: Some("a similar argument exists: '--limit'".into()),
+            detail: Box::new(UsageDetail {
+                argument: Some("--limt".into()),
+                suggestion: Some("--limit".into()),
+                usage: Some("quill state forget [OPTIONS] <PATH>".into()),
+                tip: Some("a similar argument exists: '--limit'".into()),
+                fix: None,
+            }),
         };
         assert_eq!(
             e.hint().unwrap(),

@@ -35,9 +35,13 @@ const IMAGE_HEADER_BYTES: usize = 1024 * 1024;
 /// PDF pages shown by default.
 const DEFAULT_PDF_PAGES: u32 = 20;
 
+/// What `quill read -` (or `/dev/stdin`) calls standard input in its report.
+const STDIN_NAME: &str = "<stdin>";
+
 /// A checked `quill read`.
 pub struct ReadRequest {
-    resolved: Resolved,
+    /// The file; `None` reads standard input (`-`, `/dev/stdin`): a page, no baseline.
+    resolved: Option<Resolved>,
     spec: PageSpec,
     /// `--pages A-B`, parsed.
     pages: Option<(u32, u32)>,
@@ -59,10 +63,15 @@ impl ReadArgs {
             ));
         }
         let pages = args.pages.as_deref().map(parse_pages).transpose()?;
-        let resolved = paths::resolve(&s.cwd, s.root.as_ref(), &args.path)?;
-        if !resolved.exists {
-            return Err(paths::not_found(resolved.target));
-        }
+        let resolved = if names_stdin(&args.path) {
+            None
+        } else {
+            let resolved = paths::resolve(&s.cwd, s.root.as_ref(), &args.path)?;
+            if !resolved.exists {
+                return Err(paths::not_found(resolved.target));
+            }
+            Some(resolved)
+        };
         Ok(ReadRequest {
             resolved,
             spec: PageSpec {
@@ -77,11 +86,21 @@ impl ReadArgs {
     }
 }
 
+/// `-` and the names of standard input (`/dev/stdin` would otherwise resolve to a pipe's
+/// `/proc/self/fd/0` target, which has no name to open).
+fn names_stdin(path: &Path) -> bool {
+    ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|n| path.as_os_str() == *n)
+}
+
 pub fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
-    let resolved = &req.resolved;
-    let shown = match read_once(s, &req)? {
+    let Some(resolved) = &req.resolved else {
+        return read_stdin(s, &req);
+    };
+    let shown = match read_once(s, &req, resolved)? {
         Attempt::Done(shown) => *shown,
-        Attempt::Changed => match read_once(s, &req)? {
+        Attempt::Changed => match read_once(s, &req, resolved)? {
             Attempt::Done(shown) => *shown,
             Attempt::Changed => {
                 return Err(Error::ChangedDuringRead {
@@ -121,8 +140,7 @@ enum Attempt {
     Changed,
 }
 
-fn read_once(s: &Settings, req: &ReadRequest) -> Result<Attempt> {
-    let resolved = &req.resolved;
+fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Attempt> {
     let path = &resolved.target;
     let (file, meta) = probe::open_regular(s.root.as_ref(), path)?;
     let before = Identity::of(&meta);
@@ -326,6 +344,102 @@ fn read_once(s: &Settings, req: &ReadRequest) -> Result<Attempt> {
         report: r,
         baseline,
     })))
+}
+
+/// `quill read -`: one page of standard input, streamed (the page is kept, the rest only
+/// counted and hashed). Nothing to guard, so no baseline and no `fileAccess`; `sha256` and
+/// `size` are of what was read. Text only: UTF-16 is decoded whole (capped like a file).
+fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
+    let path = Path::new(STDIN_NAME);
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let spec = req.spec;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; CHUNK];
+    let n = read_full(&mut input, &mut buf, path)?;
+    let first = &buf[..n];
+    let mut size = n as u64;
+    let mut r = ReadReport {
+        path: path.to_path_buf(),
+        via_symlink: None,
+        file_access: None,
+        kind: "text",
+        encoding: None,
+        bom: false,
+        line_ending: "none",
+        start_line: spec.offset,
+        end_line: 0,
+        total_lines: 0,
+        next_offset: None,
+        content: String::new(),
+        truncated_lines: Vec::new(),
+        size: 0,
+        sha256: None,
+        complete: false,
+        lossy: false,
+        mime: None,
+        width: None,
+        height: None,
+        data: None,
+        pages: None,
+        page_count: None,
+        lines: Vec::new(),
+        summary: None,
+    };
+    match sniff::sniff(first) {
+        Sniffed::Binary { guess } => {
+            return Err(Error::BinaryFile {
+                path: path.to_path_buf(),
+                size,
+                guess,
+            });
+        }
+        Sniffed::Image { .. } | Sniffed::Pdf => {
+            return Err(Error::invalid_argument(
+                "standard input holds an image or a PDF; `quill read` shows those from a file: save it to one and read that",
+            ));
+        }
+        Sniffed::Text { encoding } if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
+            hasher.update(first);
+            let bom = encoding.bom().len().min(first.len());
+            let mut pager = Pager::new(spec);
+            pager.feed(&first[bom..]);
+            loop {
+                let n = read_some(&mut input, &mut buf, path)?;
+                if n == 0 {
+                    break;
+                }
+                size += n as u64;
+                hasher.update(&buf[..n]);
+                pager.feed(&buf[..n]);
+            }
+            r.encoding = Some(encoding.as_str());
+            r.bom = encoding.has_bom();
+            fill_page(&mut r, pager.finish(), path, spec)?;
+        }
+        Sniffed::Text { encoding } => {
+            let whole = read_whole(&mut input, first, &mut hasher, path, 0)?;
+            size = whole.len() as u64;
+            let bom = encoding.bom().len().min(whole.len());
+            let (text, lossy) = match encoding {
+                Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
+                Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
+                _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
+            };
+            r.encoding = Some(encoding.as_str());
+            r.bom = encoding.has_bom();
+            fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
+            r.lossy |= lossy;
+        }
+    }
+    r.size = size;
+    r.sha256 = Some(hex(&hasher.finalize()));
+    if r.lossy {
+        s.warn(format!(
+            "{STDIN_NAME} is not valid UTF-8; invalid bytes are shown as U+FFFD"
+        ));
+    }
+    Ok(Report::Read(r))
 }
 
 /// Move a finished page into the report, or turn it into the error it implies.

@@ -124,6 +124,10 @@ pub fn render_grep(
         files.len()
     } else if let Some(counts) = &s.counts {
         for c in counts {
+            if r.view.no_filename {
+                writeln!(w, "{}", c.count)?;
+                continue;
+            }
             let sep = if r.view.null { b'\0' } else { b':' };
             w.write_all(p.magenta.as_bytes())?;
             Shown::new(&cfg.cwd, &r.typed, &c.path).write_to(w)?;
@@ -384,7 +388,7 @@ fn line_prefix<W: Write + ?Sized>(
     view: &View,
     p: &Palette,
 ) -> io::Result<()> {
-    if !view.heading {
+    if !view.heading && !view.no_filename {
         w.write_all(p.magenta.as_bytes())?;
         w.write_all(path.as_bytes())?;
         w.write_all(p.reset.as_bytes())?;

@@ -9,7 +9,7 @@ use std::time::Duration;
 pub use super::palette::Palette;
 use super::{OutputConfig, Shown};
 use crate::error::Error;
-use crate::report::{MutationReport, ReadReport, Report, StateReport, TransferReport};
+use crate::report::{GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport};
 
 pub fn render(
     w: &mut dyn Write,
@@ -21,7 +21,20 @@ pub fn render(
         Report::Read(r) => read(w, r, p),
         Report::Mutation(r) => mutation(w, cfg, r, p),
         Report::Glob(r) => super::search::render_glob(w, cfg, r, p),
-        Report::Grep(r) => super::search::render_grep(w, cfg, r, p),
+        Report::Grep(r) => {
+            super::search::render_grep(w, cfg, r, p)?;
+            // Several PATHs, some missing: an error line each, after the results (as rg).
+            if let GrepBody::Search(s) = &r.body
+                && !s.missing.is_empty()
+            {
+                w.flush()?;
+                let p = Palette::new(cfg.color_stderr);
+                for e in &s.missing {
+                    render_error(e, &p);
+                }
+            }
+            Ok(())
+        }
         Report::Transfer(r) => transfer(w, cfg, r),
         Report::State(r) => state(w, cfg, r),
         Report::Generated(s) => w.write_all(s.as_bytes()),
@@ -220,9 +233,8 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
 pub fn render_error(err: &Error, p: &Palette) {
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
-    if let Error::Usage {
-        usage: Some(usage), ..
-    } = err
+    if let Error::Usage { detail, .. } = err
+        && let Some(usage) = &detail.usage
     {
         for (i, line) in usage.lines().enumerate() {
             let label = if i == 0 { "usage:" } else { "      " };

@@ -16,7 +16,7 @@ use crate::error::exit;
 
 pub use mutation::{LineSpan, MutationReport};
 pub use read::ReadReport;
-pub use search::{GlobReport, GrepReport};
+pub use search::{GlobReport, GrepBody, GrepReport};
 pub use state::StateReport;
 pub use transfer::TransferReport;
 
@@ -48,6 +48,11 @@ impl Report {
     pub fn exit_code(&self) -> u8 {
         match self {
             Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,
+            // Several PATHs, some missing: the results stand, the exit code says it (as rg).
+            Report::Grep(GrepReport {
+                body: GrepBody::Search(s),
+                ..
+            }) if !s.missing_paths.is_empty() => exit::USAGE,
             Report::Grep(r) if r.total == 0 => exit::NOTHING_FOUND,
             _ => exit::SUCCESS,
         }

@@ -101,6 +101,11 @@ pub struct SearchResult {
     pub skipped_binary: usize,
     #[serde(flatten)]
     pub walk: WalkSummary,
+    /// PATHs named among others that do not exist (the others were searched; exit 2).
+    pub missing_paths: Vec<PathBuf>,
+    /// Their `not_found` errors, which text output prints after the results.
+    #[serde(skip)]
+    pub missing: Vec<crate::error::Error>,
 }
 
 /// One matching line (or, with `-U`, one match spanning `line..=endLine`).
@@ -195,6 +200,8 @@ pub struct View {
     pub context: bool,
     /// `-0`: a NUL after each path instead of `:` or a newline.
     pub null: bool,
+    /// `--no-filename`: no path before lines or counts, no headings.
+    pub no_filename: bool,
 }
 
 fn ser_path<S: Serializer>(p: &Arc<Path>, s: S) -> std::result::Result<S::Ok, S::Error> {

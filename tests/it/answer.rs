@@ -168,6 +168,8 @@ pub struct Grep {
     pub walk_incomplete: bool,
     pub unreadable_directories: Vec<String>,
     pub unreadable_files: Vec<String>,
+    /// PATHs named among others that do not exist (exit 2).
+    pub missing_paths: Vec<String>,
 }
 
 impl Grep {

@@ -11,6 +11,7 @@ mod contract;
 mod edit;
 mod faults;
 mod generated;
+mod grammar;
 mod guards;
 mod patching;
 mod read;

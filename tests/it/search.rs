@@ -714,7 +714,12 @@ fn grep_text_headings_and_colors() {
 fn grep_paths_missing_and_outside_root() {
     let env = fixture();
     env.json(&["grep", "needle", "nope"]).err("not_found", 4);
-    let g = grep(&env, &["needle", "nope", "top.rs"]);
+    // Several PATHs, one missing: the others' results, the missing one reported, exit 2
+    // (tests/it/grammar.rs has the rest).
+    let g = env
+        .json(&["grep", "needle", "nope", "top.rs"])
+        .exit(2)
+        .grep();
     assert_eq!(g.total, 1);
     assert_eq!(g.warnings.len(), 1);
     assert!(g.warnings[0].contains("nope"), "{:?}", g.warnings);

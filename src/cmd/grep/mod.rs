@@ -37,6 +37,8 @@ struct Shared {
     pub matcher: RegexMatcher,
     pub searcher: SearcherBuilder,
     pub mode: GrepMode,
+    /// `-o`: one entry per match, its text the matched part.
+    pub only_matching: bool,
     pub need: usize,
     pub before: usize,
     pub after: usize,
@@ -71,6 +73,13 @@ pub enum GrepRequest {
 pub struct Search {
     matcher: RegexMatcher,
     targets: Vec<PathBuf>,
+    /// Search standard input too (`-`, or no PATH with stdin a pipe or a file).
+    stdin: bool,
+    /// PATHs that do not exist, when others were given (reported, exit 2).
+    missing: Vec<Error>,
+    invert: bool,
+    only_matching: bool,
+    max_count: Option<u64>,
     walk: WalkOptions,
     overrides: Option<Override>,
     types: Option<Types>,
@@ -96,29 +105,51 @@ pub struct Search {
 impl GrepArgs {
     /// Compile the pattern, the globs and the types, resolve the paths, decide the layout.
     pub fn resolve(self, s: &Settings) -> Result<GrepRequest> {
-        let args = self;
+        let mut args = self;
+        foreign_flags(&args)?;
         if args.type_list {
             return Ok(GrepRequest::TypeList);
         }
-        let pattern = args.pattern.as_deref().unwrap_or_default();
-        let matcher = build_matcher(pattern, &args)?;
+        // With -e, every positional is a PATH (like rg and grep).
+        let mut paths = std::mem::take(&mut args.paths);
+        let patterns = if args.regexps.is_empty() {
+            vec![args.pattern.take().unwrap_or_default()]
+        } else {
+            if let Some(p) = args.pattern.take() {
+                paths.insert(0, PathBuf::from(p));
+            }
+            std::mem::take(&mut args.regexps)
+        };
+        if args.files_with_matches {
+            args.mode = GrepMode::Files;
+        } else if args.count {
+            args.mode = GrepMode::Count;
+        }
+        let matcher = build_matcher(&patterns, &args)?;
         let overrides = overrides(s, &args.globs)?;
         let types = types(&args.types, &args.types_not)?;
         let limit = s.limit(args.limit, args.all, 200);
-        let (targets, typed) = resolve_paths(s, &args.paths)?;
+        let Targets {
+            paths: targets,
+            stdin,
+            missing,
+            typed,
+        } = resolve_paths(s, &paths)?;
         let before = args.before_context.or(args.context).unwrap_or(0);
         let after = args.after_context.or(args.context).unwrap_or(0);
         let content = args.mode == GrepMode::Content;
-        let heading = args.heading
-            || (!args.no_heading && {
-                use std::io::IsTerminal;
-                std::io::stdout().is_terminal()
-            });
+        let heading = !args.no_filename
+            && (args.heading
+                || (!args.no_heading && {
+                    use std::io::IsTerminal;
+                    std::io::stdout().is_terminal()
+                }));
         let view = View {
             heading,
             line_numbers: !args.no_line_number,
             context: content && (before > 0 || after > 0),
             null: args.null,
+            no_filename: args.no_filename,
         };
         let text = s.output.format == Format::Text;
         // Text output of everything: the worker threads render each file's bytes while they
@@ -128,6 +159,11 @@ impl GrepArgs {
         Ok(GrepRequest::Search(Box::new(Search {
             matcher,
             targets,
+            stdin,
+            missing,
+            invert: args.invert_match,
+            only_matching: args.only_matching,
+            max_count: args.max_count,
             walk: WalkOptions {
                 hidden: args.hidden,
                 no_ignore: args.no_ignore,
@@ -194,16 +230,11 @@ pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         GrepRequest::Search(q) => *q,
     };
     let content = q.mode == GrepMode::Content;
-    let mut walker = walk::builder(&q.targets, &q.walk, s.root.as_ref());
-    if let Some(o) = q.overrides {
-        walker.overrides(o);
-    }
-    if let Some(t) = q.types {
-        walker.types(t);
-    }
     let mut sb = SearcherBuilder::new();
     sb.line_number(true)
         .multi_line(q.multiline)
+        .invert_match(q.invert)
+        .max_matches(q.max_count)
         .binary_detection(BinaryDetection::quit(b'\0'));
     if content {
         sb.before_context(q.before).after_context(q.after);
@@ -219,6 +250,7 @@ pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         matcher: q.matcher,
         searcher: sb,
         mode: q.mode,
+        only_matching: q.only_matching,
         need,
         before: q.before,
         after: q.after,
@@ -235,9 +267,36 @@ pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         skipped_binary: AtomicUsize::new(0),
         results: Mutex::new(Vec::new()),
     };
-    walker
-        .build_parallel()
-        .visit(&mut Visitors { shared: &shared });
+    if q.stdin {
+        worker::search_stdin(&shared);
+    }
+    if !q.targets.is_empty() {
+        let mut walker = walk::builder(&q.targets, &q.walk, s.root.as_ref());
+        if let Some(o) = q.overrides {
+            walker.overrides(o);
+        }
+        if let Some(t) = q.types {
+            walker.types(t);
+        }
+        walker
+            .build_parallel()
+            .visit(&mut Visitors { shared: &shared });
+    }
+    // Among several PATHs, the missing ones: JSON lists them (and warns); text prints each
+    // as an error line after the results. Either way the exit code is 2.
+    let missing_paths: Vec<PathBuf> = q
+        .missing
+        .iter()
+        .filter_map(|e| match e {
+            Error::NotFound { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    if s.output.format == Format::Json {
+        for e in &q.missing {
+            s.warn(e.to_string());
+        }
+    }
 
     let mut files: Vec<FileResult> = shared
         .results
@@ -270,6 +329,8 @@ pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         files_searched: shared.files_searched.into_inner(),
         skipped_binary: shared.skipped_binary.into_inner(),
         walk: shared.problems.finish(&s.warnings),
+        missing_paths,
+        missing: q.missing,
     };
     match q.mode {
         GrepMode::Files => {
@@ -326,12 +387,14 @@ fn type_list() -> Report {
     })
 }
 
-/// The regex matcher, configured like rg's; a bad pattern names its position.
-fn build_matcher(pattern: &str, args: &GrepArgs) -> Result<RegexMatcher> {
+/// The regex matcher, configured like rg's (several `-e` patterns: any of them); a bad
+/// pattern names its position.
+fn build_matcher(patterns: &[String], args: &GrepArgs) -> Result<RegexMatcher> {
     let mut b = RegexMatcherBuilder::new();
     b.case_insensitive(args.ignore_case)
         .case_smart(args.smart_case && !args.ignore_case)
         .word(args.word_regexp)
+        .whole_line(args.line_regexp)
         .fixed_strings(args.fixed_strings)
         .multi_line(true)
         .unicode(true)
@@ -339,18 +402,94 @@ fn build_matcher(pattern: &str, args: &GrepArgs) -> Result<RegexMatcher> {
     if !args.multiline {
         b.line_terminator(Some(b'\n'));
     }
-    b.build(pattern).map_err(|e| {
-        let position = if args.fixed_strings {
-            None
-        } else {
-            pattern_error_position(pattern)
-        };
-        let message = match position {
-            Some(p) => format!("{} (at character {p} of the pattern)", first_line(&e)),
+    b.build_many(patterns).map_err(|e| {
+        // The pattern the parser rejects (with several, the first such one).
+        let bad = (!args.fixed_strings)
+            .then(|| {
+                patterns
+                    .iter()
+                    .find_map(|p| pattern_error_position(p).map(|at| (p, at)))
+            })
+            .flatten();
+        let message = match bad {
+            Some((p, at)) if patterns.len() > 1 => {
+                format!("{} (at character {at} of -e {p:?})", first_line(&e))
+            }
+            Some((_, at)) => format!("{} (at character {at} of the pattern)", first_line(&e)),
             None => first_line(&e),
         };
-        Error::InvalidPattern { message, position }
+        Error::InvalidPattern {
+            message,
+            position: bad.map(|(_, at)| at),
+        }
     })
+}
+
+/// GNU grep's flags that mean nothing to quill (or something else): parsed only to say what
+/// to type instead, before anything is searched.
+fn foreign_flags(args: &GrepArgs) -> Result<()> {
+    let teach = |flag: &str, why: &str, fix: String| {
+        Err(Error::usage_fix(
+            format!("quill grep has no {flag}: {why}"),
+            fix,
+        ))
+    };
+    if args.recursive {
+        return teach(
+            "-r/-R",
+            "it always searches directories recursively",
+            "drop -r (e.g. `quill grep PATTERN DIR`)".into(),
+        );
+    }
+    if args.extended_regexp {
+        return teach(
+            "-E",
+            "the pattern is already an extended regex (Rust regex syntax)",
+            "drop -E".into(),
+        );
+    }
+    if args.perl_regexp {
+        return teach(
+            "-P",
+            "the pattern is a Rust regex: no look-around or backreferences",
+            "drop -P and rewrite look-arounds (e.g. match the context and use -o), or use -F for a literal".into(),
+        );
+    }
+    if let Some(g) = args.include.first() {
+        return teach(
+            "--include",
+            "files are selected with --glob",
+            format!("use --glob {}", shell_word(g)),
+        );
+    }
+    if let Some(g) = args.exclude.first() {
+        return teach(
+            "--exclude",
+            "files are excluded with a negated --glob",
+            format!("use --glob {}", shell_word(&format!("!{g}"))),
+        );
+    }
+    if let Some(d) = args.exclude_dir.first() {
+        let d = d.trim_end_matches('/');
+        return teach(
+            "--exclude-dir",
+            "directories are excluded with a negated --glob",
+            format!("use --glob {}", shell_word(&format!("!{d}/"))),
+        );
+    }
+    Ok(())
+}
+
+/// `s` quoted for a POSIX shell when it needs to be.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 /// The 1-based character position of a syntax error in `pattern`, when the parser names one.
@@ -374,30 +513,47 @@ fn first_line(e: &grep_regex::Error) -> String {
         .unwrap_or_else(|| s.lines().next().unwrap_or("").trim().to_string())
 }
 
-/// Resolve PATH arguments (default `.`) inside the root, and keep how they were typed. With
-/// several paths, a missing one is a warning and an unreadable directory is listed like any
-/// other; when nothing is left to search (or only one path was given), its error.
-fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<(Vec<PathBuf>, AsTyped)> {
+/// What a search reads: walked PATHs (and how each was typed), standard input, and the PATHs
+/// that do not exist.
+struct Targets {
+    paths: Vec<PathBuf>,
+    stdin: bool,
+    missing: Vec<Error>,
+    typed: AsTyped,
+}
+
+/// Resolve PATH arguments inside the root, and keep how they were typed. No PATH: standard
+/// input when it is a pipe or a file (not a terminal, not /dev/null: grep-cli's
+/// `is_readable_stdin`, as rg), else `.` (files then shown relative to the current directory,
+/// without `./`); `-` is standard input. With several PATHs, the missing ones are kept to be
+/// reported after the others are searched, and an unreadable directory is listed like any
+/// other; when nothing is left to search (or only one PATH was given), its error.
+fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
+    let mut t = Targets {
+        paths: Vec::new(),
+        stdin: false,
+        missing: Vec::new(),
+        typed: AsTyped::default(),
+    };
     let default = [PathBuf::from(".")];
-    // No path typed: files are shown relative to the current directory, without `./`.
     let typed_any = !paths.is_empty();
-    let paths = if paths.is_empty() {
-        &default[..]
-    } else {
+    let paths = if !paths.is_empty() {
         paths
+    } else if grep_cli::is_readable_stdin() {
+        t.stdin = true;
+        return Ok(t);
+    } else {
+        &default[..]
     };
     let several = paths.len() > 1;
-    let mut out = Vec::new();
-    let mut typed = AsTyped::default();
-    let mut first_err = None;
     for p in paths {
+        if p.as_os_str() == "-" {
+            t.stdin = true;
+            continue;
+        }
         let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
         if !r.exists {
-            let e = crate::paths::not_found(r.requested);
-            if several {
-                s.warn(e.to_string());
-            }
-            first_err.get_or_insert(e);
+            t.missing.push(crate::paths::not_found(r.requested));
             continue;
         }
         if !several && r.target.is_dir() {
@@ -405,17 +561,18 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<(Vec<PathBuf>, AsTyp
                 .map_err(|e| Error::io("read the directory", &r.target, e))?;
         }
         if typed_any {
-            typed.roots.push(TypedRoot {
+            t.typed.roots.push(TypedRoot {
                 resolved: r.target.clone(),
                 typed: p.clone(),
             });
         }
-        out.push(r.target);
+        t.paths.push(r.target);
     }
-    match first_err {
-        Some(e) if out.is_empty() => Err(e),
-        _ => Ok((out, typed)),
+    if t.paths.is_empty() && !t.stdin {
+        // `missing` is not empty: every PATH was checked and none is left.
+        return Err(t.missing.remove(0));
     }
+    Ok(t)
 }
 
 #[cfg(test)]

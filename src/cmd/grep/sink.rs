@@ -35,6 +35,8 @@ pub(super) struct Collector {
     pub column_matcher: Option<RegexMatcher>,
     /// Set when matches are rendered as they are found (see `Shared::direct`).
     pub direct: Option<Box<DirectRender>>,
+    /// `-o`: each match of a matching line is an entry (counted, and shown alone).
+    pub only: Option<RegexMatcher>,
 }
 
 /// A collector's renderer of match lines, for `Shared::direct`.
@@ -101,6 +103,9 @@ impl Collector {
         if shared.want_column && self.column_matcher.is_none() {
             self.column_matcher = Some(shared.matcher.clone());
         }
+        if shared.only_matching && self.only.is_none() {
+            self.only = Some(shared.matcher.clone());
+        }
         self.need = shared.need;
         self.after = shared.after as u64;
         self.count = 0;
@@ -116,6 +121,11 @@ impl Collector {
     }
 
     fn store(&mut self, line: u64, bytes: &[u8], entry: bool) {
+        self.store_at(line, bytes, entry, None);
+    }
+
+    /// `store`, with the entry's column given (`-o`: where the match starts in its line).
+    fn store_at(&mut self, line: u64, bytes: &[u8], entry: bool, column: Option<usize>) {
         let mut body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         body = body.strip_suffix(b"\r").unwrap_or(body);
         if let Some(d) = &mut self.direct {
@@ -127,8 +137,9 @@ impl Collector {
         } else {
             0
         };
-        let column = match &self.column_matcher {
-            Some(m) if entry => first_column(m, body),
+        let column = match (&self.column_matcher, column) {
+            (_, Some(c)) if entry => c,
+            (Some(m), _) if entry => first_column(m, body),
             _ => 0,
         };
         let start = self.lines.arena.len();
@@ -145,10 +156,44 @@ impl Collector {
     }
 }
 
+impl Collector {
+    /// `-o`: every non-empty match in the matching line(s) is an entry of its own, its text
+    /// the matched part, its line and column where the match starts (as rg prints them).
+    fn matched_parts(&mut self, m: &SinkMatch<'_>) {
+        let Some(matcher) = self.only.take() else {
+            return;
+        };
+        let bytes = m.bytes();
+        let first_line = m.line_number().unwrap_or(0);
+        let content = self.mode == Some(GrepMode::Content);
+        let _ = matcher.find_iter(bytes, |found| {
+            let (start, end) = (found.start(), found.end());
+            if start == end {
+                return true;
+            }
+            self.count += 1;
+            if !content || self.stored_entries >= self.need {
+                return true;
+            }
+            let before = &bytes[..start];
+            let line = first_line + memchr::memchr_iter(b'\n', before).count() as u64;
+            let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+            self.store_at(line, &bytes[start..end], true, Some(start - line_start + 1));
+            self.stored_entries += 1;
+            true
+        });
+        self.only = Some(matcher);
+    }
+}
+
 impl Sink for Collector {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> std::result::Result<bool, io::Error> {
+        if self.only.is_some() && self.mode != Some(GrepMode::Files) {
+            self.matched_parts(m);
+            return Ok(true);
+        }
         self.count += 1;
         match self.mode {
             Some(GrepMode::Files) => Ok(false),

@@ -29,27 +29,23 @@ pub(super) struct Visitors<'a> {
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Worker {
-            shared: self.shared,
-            searcher: self.shared.searcher.build(),
-            matcher: self.shared.matcher.clone(),
-            sink: Collector {
-                direct: self
-                    .shared
-                    .printer
-                    .as_ref()
-                    .filter(|_| self.shared.direct)
-                    .map(|p| {
-                        let spans = self.shared.spans.then(|| self.shared.matcher.clone());
-                        Box::new(DirectRender::new(p.clone(), spans))
-                    }),
-                ..Collector::default()
-            },
-            files: Vec::new(),
-            heap: BinaryHeap::new(),
-            stored: 0,
-        })
+        Box::new(Worker::new(self.shared))
     }
+}
+
+/// What standard input is called in results (text and JSON): not a path any file can have
+/// (JSON paths are absolute).
+pub(super) const STDIN_NAME: &str = "<stdin>";
+
+/// Search standard input on this thread, into the shared results like a walked file.
+pub(super) fn search_stdin(shared: &Shared) {
+    let mut w = Worker::new(shared);
+    let path = Path::new(STDIN_NAME);
+    w.begin(path);
+    let result = w
+        .searcher
+        .search_reader(&w.matcher, std::io::stdin().lock(), &mut w.sink);
+    w.finish(path.to_path_buf(), result.is_err());
 }
 
 /// One walker thread: its own searcher, matcher and results.
@@ -88,7 +84,25 @@ impl Ord for HeapItem {
     }
 }
 
-impl Worker<'_> {
+impl<'a> Worker<'a> {
+    fn new(shared: &'a Shared) -> Worker<'a> {
+        Worker {
+            shared,
+            searcher: shared.searcher.build(),
+            matcher: shared.matcher.clone(),
+            sink: Collector {
+                direct: shared.printer.as_ref().filter(|_| shared.direct).map(|p| {
+                    let spans = shared.spans.then(|| shared.matcher.clone());
+                    Box::new(DirectRender::new(p.clone(), spans))
+                }),
+                ..Collector::default()
+            },
+            files: Vec::new(),
+            heap: BinaryHeap::new(),
+            stored: 0,
+        }
+    }
+
     fn search(&mut self, entry: DirEntry) {
         let explicit = entry.depth() == 0;
         let is_file = entry.file_type().is_some_and(|t| t.is_file());
@@ -107,16 +121,26 @@ impl Worker<'_> {
                 return;
             }
         };
-        self.shared.files_searched.fetch_add(1, Ordering::Relaxed);
-        self.sink.reset(self.shared);
-        if let Some(d) = &mut self.sink.direct {
-            d.start(entry.path());
-        }
+        self.begin(entry.path());
         let result = self
             .searcher
             .search_file(&self.matcher, &file, &mut self.sink);
-        if result.is_err() {
-            self.shared.problems.unreadable_file(entry.path());
+        self.finish(entry.into_path(), result.is_err());
+    }
+
+    /// Before searching one file (or stdin).
+    fn begin(&mut self, path: &Path) {
+        self.shared.files_searched.fetch_add(1, Ordering::Relaxed);
+        self.sink.reset(self.shared);
+        if let Some(d) = &mut self.sink.direct {
+            d.start(path);
+        }
+    }
+
+    /// After searching `path`: keep its result if it has matches.
+    fn finish(&mut self, path: PathBuf, failed: bool) {
+        if failed {
+            self.shared.problems.unreadable_file(&path);
         }
         if self.sink.binary {
             self.shared.skipped_binary.fetch_add(1, Ordering::Relaxed);
@@ -124,11 +148,7 @@ impl Worker<'_> {
         if self.sink.count == 0 {
             return;
         }
-        let rendered = self
-            .shared
-            .printer
-            .as_ref()
-            .map(|p| self.render(p, entry.path()));
+        let rendered = self.shared.printer.as_ref().map(|p| self.render(p, &path));
         let lines = (self.shared.mode == GrepMode::Content && rendered.is_none()).then(|| {
             // Exact-size copies; the collector keeps its grown buffers for the next file.
             Box::new(FileLines {
@@ -138,7 +158,6 @@ impl Worker<'_> {
         });
         let entries = self.sink.stored_entries;
         let index = self.files.len();
-        let path = entry.into_path();
         if lines.is_some() && self.shared.need != usize::MAX {
             self.heap.push(HeapItem {
                 path: path.clone(),
