@@ -13,11 +13,11 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// `quill --version`: the package version and, when built from a git checkout, the commit and
 /// its date (`0.1.0 (abc1234 2026-12-01)`; set by `build.rs`).
-pub const VERSION: &str = env!("QUILL_VERSION");
+pub(crate) const VERSION: &str = env!("QUILL_VERSION");
 /// The short commit quill was built from, if known.
-pub const COMMIT: Option<&str> = non_empty(env!("QUILL_COMMIT"));
+pub(crate) const COMMIT: Option<&str> = non_empty(env!("QUILL_COMMIT"));
 /// That commit's date (YYYY-MM-DD), if known.
-pub const COMMIT_DATE: Option<&str> = non_empty(env!("QUILL_COMMIT_DATE"));
+pub(crate) const COMMIT_DATE: Option<&str> = non_empty(env!("QUILL_COMMIT_DATE"));
 
 const fn non_empty(s: &'static str) -> Option<&'static str> {
     if s.is_empty() { None } else { Some(s) }
@@ -26,7 +26,7 @@ const fn non_empty(s: &'static str) -> Option<&'static str> {
 /// The global options that guard or locate file access. `completions` and `man` take them
 /// (global options go anywhere, and scripts set `QUILL_*` for every command) but they mean
 /// nothing there, so those two commands' help, man pages and completions leave them out.
-pub const GUARD_OPTIONS: [&str; 6] = [
+pub(crate) const GUARD_OPTIONS: [&str; 6] = [
     "session",
     "state_dir",
     "root",
@@ -38,7 +38,7 @@ pub const GUARD_OPTIONS: [&str; 6] = [
 /// The clap command of quill, finished: `grep -t/-T` offer ripgrep's default type names to
 /// the completion scripts (hidden from help: there are hundreds), and `completions` and `man`
 /// hide the guard options. Parsing, help, completions and man pages all use this.
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     let root = Cli::command();
     // Copies of the guard options, hidden: a subcommand that has an argument of a global's id
     // does not get the global's copy, and parses the option all the same.
@@ -116,7 +116,7 @@ Exit codes: 0 success, 1 nothing found, 2 usage, 3 refused by a guard, 4 system 
     propagate_version = true,
     max_term_width = 100
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
 
@@ -127,7 +127,7 @@ pub struct Cli {
 /// Options every command takes, before or after the subcommand; listed under their own heading.
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Global options")]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// Print exactly one JSON object on stdout (also QUILL_FORMAT=json).
     #[arg(long, global = true, overrides_with = "text")]
     pub json: bool,
@@ -167,14 +167,14 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Show a page of a file with line numbers and record a baseline.
     #[command(after_help = READ_EXAMPLES)]
     Read(ReadArgs),
@@ -211,7 +211,7 @@ pub enum Command {
 
 impl Command {
     /// The `op` of the JSON envelope.
-    pub fn op(&self) -> &'static str {
+    pub(crate) fn op(&self) -> &'static str {
         match self {
             Command::Read(_) => "read",
             Command::Write(_) => "write",
@@ -236,7 +236,7 @@ Examples:
   quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)";
 
 #[derive(Debug, Args)]
-pub struct ReadArgs {
+pub(crate) struct ReadArgs {
     /// The file to read.
     pub path: PathBuf,
     /// First line to show (1-based).
@@ -267,7 +267,7 @@ Examples:
   quill write lock.json --expect-sha256 HEX --from f  # replace a known version";
 
 #[derive(Debug, Args)]
-pub struct WriteArgs {
+pub(crate) struct WriteArgs {
     /// The file to write.
     pub path: PathBuf,
     /// The new content.
@@ -299,7 +299,7 @@ Examples:
   quill edit new.rs --old '' --new 'fn main() {}'   # create a file";
 
 #[derive(Debug, Args)]
-pub struct EditArgs {
+pub(crate) struct EditArgs {
     /// The file to edit.
     pub path: PathBuf,
     /// The exact text to replace.
@@ -345,7 +345,7 @@ Examples:
   quill glob '**/*' --hidden --no-ignore --offset 100   # the next page";
 
 #[derive(Debug, Args)]
-pub struct GlobArgs {
+pub(crate) struct GlobArgs {
     /// Glob over paths relative to PATH (`*` stays within a directory, `**` crosses).
     pub pattern: String,
     /// Where to search [default: .].
@@ -383,7 +383,7 @@ pub struct GlobArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SortKey {
+pub(crate) enum SortKey {
     /// Modification time, newest first; ties by path.
     Mtime,
     /// Path, in byte order.
@@ -403,7 +403,7 @@ Examples:
   cargo test 2>&1 | quill grep -c FAILED            # stdin when it is a pipe";
 
 #[derive(Debug, Args)]
-pub struct GrepArgs {
+pub(crate) struct GrepArgs {
     /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
     #[arg(required_unless_present_any = ["type_list", "regexps", "recursive", "extended_regexp", "perl_regexp", "include", "exclude", "exclude_dir"])]
     pub pattern: Option<String>,
@@ -550,7 +550,7 @@ pub struct GrepArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GrepMode {
+pub(crate) enum GrepMode {
     /// Matching lines.
     Content,
     /// Paths of matching files.
@@ -567,7 +567,7 @@ Examples:
   quill transfer big.iso /mnt/usb/ --progress json";
 
 #[derive(Debug, Args)]
-pub struct TransferArgs {
+pub(crate) struct TransferArgs {
     /// The file to copy or move.
     pub source: PathBuf,
     /// The destination file, or an existing directory.
@@ -587,7 +587,7 @@ pub struct TransferArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProgressMode {
+pub(crate) enum ProgressMode {
     /// A bar when stderr is a terminal and the file is large.
     Auto,
     /// JSON lines on stderr.
@@ -602,7 +602,7 @@ Examples:
   quill --json undo src/a.rs --dry-run";
 
 #[derive(Debug, Args)]
-pub struct UndoArgs {
+pub(crate) struct UndoArgs {
     /// The file to restore.
     pub path: PathBuf,
     /// Show the diff; write nothing.
@@ -619,7 +619,7 @@ Examples:
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct StateArgs {
+pub(crate) struct StateArgs {
     #[command(subcommand)]
     pub action: Option<StateAction>,
     /// List every session instead of this one's baselines.
@@ -628,7 +628,7 @@ pub struct StateArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum StateAction {
+pub(crate) enum StateAction {
     /// List the session's baselines.
     Show,
     /// Forget the baseline of one file.
@@ -641,14 +641,14 @@ pub enum StateAction {
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// A subcommand's page instead of the main one.
     pub command: Option<String>,
 }

@@ -10,15 +10,15 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 /// Exit codes of SPEC §2.3.
-pub mod exit {
-    pub const SUCCESS: u8 = 0;
-    pub const NOTHING_FOUND: u8 = 1;
-    pub const USAGE: u8 = 2;
-    pub const REFUSED: u8 = 3;
-    pub const SYSTEM: u8 = 4;
+pub(crate) mod exit {
+    pub(crate) const SUCCESS: u8 = 0;
+    pub(crate) const NOTHING_FOUND: u8 = 1;
+    pub(crate) const USAGE: u8 = 2;
+    pub(crate) const REFUSED: u8 = 3;
+    pub(crate) const SYSTEM: u8 = 4;
 }
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every failure quill reports. The variant is the JSON `kind` (snake_case, the serde tag);
 /// its fields, except the ones marked `skip`, are the kind-specific fields of the JSON

@@ -21,29 +21,29 @@ use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
 
 /// Content above this (old or new) gets no diff: the line diff would cost more than the change.
-pub const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
+pub(crate) const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
 
 /// A resolved target with its mutation lock held.
-pub struct Locked {
+pub(crate) struct Locked {
     pub resolved: Resolved,
     _guards: Vec<LockGuard>,
 }
 
 impl Locked {
-    pub fn target(&self) -> &Path {
+    pub(crate) fn target(&self) -> &Path {
         &self.resolved.target
     }
 }
 
 /// Resolve `path` and refuse read-only runs (before any waiting or staging).
-pub fn resolve(s: &Settings, path: &Path, action: &'static str) -> Result<Resolved> {
+pub(crate) fn resolve(s: &Settings, path: &Path, action: &'static str) -> Result<Resolved> {
     let resolved = paths::resolve(&s.cwd, s.root.as_ref(), path)?;
     s.check_writable(&resolved.target, action)?;
     Ok(resolved)
 }
 
 /// Take the mutation lock of a resolved target (SPEC §1.3).
-pub fn lock(s: &Settings, resolved: Resolved) -> Result<Locked> {
+pub(crate) fn lock(s: &Settings, resolved: Resolved) -> Result<Locked> {
     let guards = s.store().lock_mutations(&[&resolved.target])?;
     Ok(Locked {
         resolved,
@@ -52,7 +52,7 @@ pub fn lock(s: &Settings, resolved: Resolved) -> Result<Locked> {
 }
 
 /// The target as it is now, under the lock.
-pub struct Current {
+pub(crate) struct Current {
     pub meta: Metadata,
     pub sha256: String,
     /// The whole content, when it is at most the load limit.
@@ -61,7 +61,7 @@ pub struct Current {
 
 /// Open and hash the target (None: it does not exist). Content up to `keep` bytes is kept in
 /// memory; with `refuse_above`, a larger file is `file_too_large`.
-pub fn current(
+pub(crate) fn current(
     s: &Settings,
     target: &Path,
     keep: u64,
@@ -108,7 +108,7 @@ pub fn current(
 
 /// Judge whether the session may replace `cur` (SPEC §1.1). Returns whether the caller's
 /// knowledge of the file is complete (the new baseline's `complete`).
-pub fn check_fresh(
+pub(crate) fn check_fresh(
     s: &Settings,
     target: &Path,
     cur: &Current,
@@ -149,7 +149,7 @@ pub fn check_fresh(
 }
 
 /// Warn about hard links before replacing a file.
-pub fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
+pub(crate) fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
     if meta.nlink() > 1 {
         s.warn(format!(
             "{} has {} hard links; its other names keep the old content",
@@ -160,7 +160,7 @@ pub fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
 }
 
 /// Publish `staged` over the existing file (`Some(meta)`) or as a new file (`None`).
-pub fn commit(
+pub(crate) fn commit(
     s: &Settings,
     target: &Path,
     staged: Staged,
@@ -179,7 +179,7 @@ pub fn commit(
 
 /// fsync the directory of `path` after a change in it (a removal, a rename), a failure being
 /// a warning: `publish::sync_dir` with its warnings handed to the run.
-pub fn sync_dir(s: &Settings, path: &Path) {
+pub(crate) fn sync_dir(s: &Settings, path: &Path) {
     warn_all(s, publish::sync_dir(path));
 }
 
@@ -190,14 +190,14 @@ fn warn_all(s: &Settings, committed: publish::Committed) {
 }
 
 /// Stage `bytes` next to `target` (creating parents unless `no_parents`).
-pub fn stage(target: &Path, bytes: &[u8], no_parents: bool) -> Result<Staged> {
+pub(crate) fn stage(target: &Path, bytes: &[u8], no_parents: bool) -> Result<Staged> {
     ensure_parent(target, no_parents)?;
     let mut staged = Staged::new(target)?;
     staged.write_all(bytes)?;
     Ok(staged)
 }
 
-pub fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
+pub(crate) fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
     let parent = target.parent().unwrap_or(Path::new("/"));
     if parent.is_dir() {
         return Ok(());
@@ -210,7 +210,7 @@ pub fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
 
 /// After publication: the new content becomes the session's baseline and the undo step is
 /// kept, in one state update.
-pub fn record(
+pub(crate) fn record(
     s: &Settings,
     target: &Path,
     new_sha256: &str,
@@ -235,7 +235,7 @@ pub fn record(
 /// The change is on disk whatever the state update says: a failure there is a warning (the
 /// next change is refused as stale until the file is read again — failing closed), never an
 /// error that would make the caller believe nothing happened.
-pub fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>) {
+pub(crate) fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>) {
     if let Err(e) = updated {
         s.warn(format!(
             "{} was changed, but the session could not record it ({e}); read it again before the next change",
@@ -247,7 +247,7 @@ pub fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>) {
 /// Creating a file that is not there: refused as `stale` when the caller expected a version
 /// of it (`--expect-sha256`) or the session has read it — someone deleted it since, and a
 /// change never lands on top of a change the caller has not seen.
-pub fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
+pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
     let known = expect.is_some()
         || s.store()
             .session(&s.session)
@@ -266,7 +266,7 @@ pub fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Resul
 
 /// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory
 /// when below it (prefixed `a/`, `b/`), else absolute.
-pub fn patch_path(s: &Settings, target: &Path) -> (String, bool) {
+pub(crate) fn patch_path(s: &Settings, target: &Path) -> (String, bool) {
     let base = s.root.as_ref().map_or(s.cwd.as_path(), |r| r.dir.as_path());
     match target.strip_prefix(base) {
         Ok(rel) if !rel.as_os_str().is_empty() => (rel.to_string_lossy().into_owned(), true),
@@ -275,7 +275,7 @@ pub fn patch_path(s: &Settings, target: &Path) -> (String, bool) {
 }
 
 /// What a mutation did, for its report.
-pub struct Change<'a> {
+pub(crate) struct Change<'a> {
     pub op: &'static str,
     pub resolved: &'a Resolved,
     pub created: bool,
@@ -307,7 +307,7 @@ fn utf16_text(bytes: &[u8]) -> Option<Vec<u8>> {
     )
 }
 
-pub fn report(s: &Settings, mut o: Change) -> MutationReport {
+pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
     // UTF-16 (write and undo see raw bytes; edit decodes itself): diff the decoded text, which a
     // person can read; a byte-exact text patch of UTF-16 cannot exist.
     let (old16, new16) = if o.patch_unavailable.is_none() {
@@ -424,7 +424,7 @@ fn deletion_patch(patch: &str, git_mode: &str) -> String {
 /// through `probe::open_input`: a regular file only (a directory is `is_directory`; a FIFO,
 /// socket or device `irregular_file`, never opened) of at most `cap` bytes (`file_too_large`,
 /// also when it grows past the cap while being read). `op` names the operation in errors.
-pub fn read_input(path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
+pub(crate) fn read_input(path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
     let file = probe::open_input(path, op, false)?;
     let size = file.metadata().map_err(|e| Error::io(op, path, e))?.size();
     if size > cap {
@@ -439,7 +439,12 @@ pub fn read_input(path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
 
 /// Everything `reader` yields, refused as `file_too_large` past `cap` bytes (stdin's `--edits
 /// -` gets the same cap as a file).
-pub fn read_capped(reader: impl Read, path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
+pub(crate) fn read_capped(
+    reader: impl Read,
+    path: &Path,
+    op: &'static str,
+    cap: u64,
+) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader
         .take(cap.saturating_add(1))

@@ -3,6 +3,8 @@
 //! (paging, sniffing, encodings, images, notebooks, edit planning, diffing, the session file)
 //! — and keeps everything else crate-private, so the compiler finds dead code.
 
+#![warn(unreachable_pub)]
+
 pub mod app;
 pub(crate) mod bytes;
 pub(crate) mod cli;
@@ -24,5 +26,6 @@ pub(crate) mod settings;
 pub(crate) mod signals;
 pub mod sniff;
 pub mod state;
+pub mod time;
 pub(crate) mod walk;
 pub(crate) mod warnings;

@@ -22,7 +22,7 @@ pub struct LockGuard {
 
 /// Take an exclusive lock on `lock_file`, waiting at most `timeout`. `subject` is what the
 /// lock protects, named in a `lock_timeout` error.
-pub fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<LockGuard> {
+pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<LockGuard> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -75,7 +75,7 @@ fn lock_flags() -> rustix::fs::OFlags {
 }
 
 /// The lock file that orders mutations of `canonical` (a resolved path).
-pub fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
+pub(crate) fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
     let digest = Sha256::digest(canonical.as_os_str().as_bytes());
     state_dir
@@ -84,7 +84,7 @@ pub fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
 }
 
 /// Lower-case hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {

@@ -13,12 +13,12 @@ use crate::error::{Error, Result};
 
 /// The confinement directory, canonical.
 #[derive(Debug, Clone)]
-pub struct Root {
+pub(crate) struct Root {
     pub dir: PathBuf,
 }
 
 impl Root {
-    pub fn new(dir: &Path) -> Result<Root> {
+    pub(crate) fn new(dir: &Path) -> Result<Root> {
         let canonical = fs::canonicalize(dir).map_err(|e| Error::io("resolve the root", dir, e))?;
         if !canonical.is_dir() {
             return Err(Error::invalid_argument(format!(
@@ -29,14 +29,14 @@ impl Root {
         Ok(Root { dir: canonical })
     }
 
-    pub fn contains(&self, path: &Path) -> bool {
+    pub(crate) fn contains(&self, path: &Path) -> bool {
         path.starts_with(&self.dir)
     }
 }
 
 /// A path after resolution.
 #[derive(Debug, Clone)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// The path exactly as given (text output names the file this way).
     pub typed: PathBuf,
     /// The path as given, made absolute (not resolved).
@@ -51,7 +51,7 @@ pub struct Resolved {
 }
 
 /// Resolve `path` against `cwd`, following symlinks, and check it against `root`.
-pub fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved> {
+pub(crate) fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Resolved> {
     if path.as_os_str().is_empty() {
         return Err(Error::invalid_argument("the path is empty"));
     }
@@ -157,7 +157,7 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
 }
 
 /// Remove `.` and fold `..` without touching the file system (on an absolute path).
-pub fn normalize_lexically(path: &Path) -> PathBuf {
+pub(crate) fn normalize_lexically(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -177,7 +177,7 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 }
 
 /// A path for people: relative to `cwd` when below it, else absolute.
-pub fn display(cwd: &Path, path: &Path) -> String {
+pub(crate) fn display(cwd: &Path, path: &Path) -> String {
     match path.strip_prefix(cwd) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
         _ => path.display().to_string(),
@@ -186,7 +186,7 @@ pub fn display(cwd: &Path, path: &Path) -> String {
 
 /// The `not_found` error of `path`, listing the names in its directory that look like it.
 /// Every "does not exist" quill reports is built here.
-pub fn not_found(path: impl Into<PathBuf>) -> Error {
+pub(crate) fn not_found(path: impl Into<PathBuf>) -> Error {
     let path = path.into();
     Error::NotFound {
         similar: similar_names(&path),
@@ -195,7 +195,7 @@ pub fn not_found(path: impl Into<PathBuf>) -> Error {
 }
 
 /// Up to 3 names in `path`'s directory that look like its file name.
-pub fn similar_names(path: &Path) -> Vec<String> {
+pub(crate) fn similar_names(path: &Path) -> Vec<String> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return Vec::new();
     };

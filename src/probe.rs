@@ -22,7 +22,7 @@ use crate::paths::{Root, not_found};
 
 /// Buffer size of streaming passes: large enough for full-speed hashing, small enough to keep
 /// peak memory far below the 16 MiB goal.
-pub const CHUNK: usize = 256 * 1024;
+pub(crate) const CHUNK: usize = 256 * 1024;
 
 /// What identifies one version of a file without reading it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +48,7 @@ impl Identity {
 
 /// Layer 1, the metadata gate: metadata of an existing path (links followed), with the
 /// contract's errors for anything that is not a regular file.
-pub fn regular_metadata(path: &Path) -> Result<Metadata> {
+pub(crate) fn regular_metadata(path: &Path) -> Result<Metadata> {
     let meta = metadata_of(path)?;
     check_regular(path, &meta)?;
     Ok(meta)
@@ -92,7 +92,7 @@ pub(crate) fn check_regular(path: &Path, meta: &Metadata) -> Result<()> {
 
 /// Open a regular file for reading, safely: the three layers in order. `path` must be a
 /// resolved (canonical) path.
-pub fn open_regular(root: Option<&Root>, path: &Path) -> Result<(File, Metadata)> {
+pub(crate) fn open_regular(root: Option<&Root>, path: &Path) -> Result<(File, Metadata)> {
     let checked = regular_metadata(path)?;
     open_checked(root, path, &checked)
 }
@@ -152,7 +152,7 @@ pub(crate) fn open_flags(follow: bool) -> OFlags {
 /// Layer 2 alone: open `path` with `open_flags(follow)` — no gate before, no check after.
 /// grep opens the files of its walk with this (the walker has typed each entry already, and
 /// a stat more per file would cost it measurably).
-pub fn open_flagged(path: &Path, follow: bool) -> io::Result<File> {
+pub(crate) fn open_flagged(path: &Path, follow: bool) -> io::Result<File> {
     rustix::fs::open(path, open_flags(follow), Mode::empty())
         .map(File::from)
         .map_err(io::Error::from)
@@ -251,7 +251,7 @@ pub(crate) fn read_retrying(reader: &mut impl Read, buf: &mut [u8]) -> io::Resul
 }
 
 /// SHA-256 of everything `reader` yields, in `CHUNK` pieces; returns (hex, bytes).
-pub fn sha256_stream(reader: &mut impl Read, path: &Path) -> Result<(String, u64)> {
+pub(crate) fn sha256_stream(reader: &mut impl Read, path: &Path) -> Result<(String, u64)> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
@@ -267,12 +267,12 @@ pub fn sha256_stream(reader: &mut impl Read, path: &Path) -> Result<(String, u64
 }
 
 /// SHA-256 of a byte slice, as hex.
-pub fn sha256_bytes(bytes: &[u8]) -> String {
+pub(crate) fn sha256_bytes(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
 /// Check that `hex` looks like a SHA-256 (64 hex digits); returns it lower-cased.
-pub fn parse_sha256(flag: &str, value: &str) -> Result<String> {
+pub(crate) fn parse_sha256(flag: &str, value: &str) -> Result<String> {
     if value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()) {
         Ok(value.to_ascii_lowercase())
     } else {

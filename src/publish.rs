@@ -24,7 +24,7 @@ use crate::signals;
 const WRITE_SLICE: usize = 1024 * 1024;
 
 /// A temporary file next to `target`, removed on drop unless committed.
-pub struct Staged {
+pub(crate) struct Staged {
     tmp: NamedTempFile,
     target: PathBuf,
     /// The caller set the permission bits (`set_mode`): sealing keeps them.
@@ -33,14 +33,14 @@ pub struct Staged {
 
 /// What a commit has to tell besides success.
 #[derive(Debug, Default)]
-pub struct Committed {
+pub(crate) struct Committed {
     pub warnings: Vec<String>,
 }
 
 impl Staged {
     /// Create the temporary file in `target`'s directory, private (0600) until it is sealed:
     /// new content of a private file is never readable by others, even for a moment.
-    pub fn new(target: &Path) -> Result<Staged> {
+    pub(crate) fn new(target: &Path) -> Result<Staged> {
         let dir = target.parent().unwrap_or(Path::new("/"));
         let name = target
             .file_name()
@@ -61,17 +61,17 @@ impl Staged {
     }
 
     #[cfg(test)]
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.tmp.path()
     }
 
-    pub fn file_mut(&mut self) -> &mut File {
+    pub(crate) fn file_mut(&mut self) -> &mut File {
         self.tmp.as_file_mut()
     }
 
     /// Give the temporary file its final permission bits now (before any data, for a private
     /// file); a new file then keeps them instead of the umask default.
-    pub fn set_mode(&mut self, mode: u32) -> Result<()> {
+    pub(crate) fn set_mode(&mut self, mode: u32) -> Result<()> {
         self.mode_chosen = true;
         self.tmp
             .as_file()
@@ -80,7 +80,7 @@ impl Staged {
     }
 
     /// Write all of `bytes`, checking for interruption between slices.
-    pub fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         for slice in bytes.chunks(WRITE_SLICE) {
             signals::check()?;
             self.tmp
@@ -110,7 +110,7 @@ impl Staged {
     }
 
     /// Replace the existing target (keeping `like`'s permissions), then fsync the directory.
-    pub fn commit_replace(mut self, like: &Metadata) -> Result<Committed> {
+    pub(crate) fn commit_replace(mut self, like: &Metadata) -> Result<Committed> {
         self.seal(Some(like))?;
         fs::rename(self.tmp.path(), &self.target)
             .map_err(|e| Error::io("rename over", &self.target, e))?;
@@ -118,7 +118,7 @@ impl Staged {
     }
 
     /// Publish a file that must not exist yet: `create_conflict` if someone created it first.
-    pub fn commit_new(self) -> Result<Committed> {
+    pub(crate) fn commit_new(self) -> Result<Committed> {
         self.commit_new_with(rename_noreplace)
     }
 
@@ -149,7 +149,7 @@ impl Staged {
 }
 
 /// The process umask, read from /proc (reading it with umask(2) would change it).
-pub fn umask() -> u32 {
+pub(crate) fn umask() -> u32 {
     fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -219,7 +219,7 @@ pub(crate) fn link_noreplace(from: &Path, to: &Path) -> Result<NoReplace, NoRepl
 
 /// fsync the directory holding `target`, after a rename, link or unlink in it; a failure is a
 /// warning ("committed, durability unconfirmed"), never an error: the change has happened.
-pub fn sync_dir(target: &Path) -> Committed {
+pub(crate) fn sync_dir(target: &Path) -> Committed {
     let dir = target.parent().unwrap_or(Path::new("/"));
     let mut c = Committed::default();
     if let Err(e) = fsync_dir(dir) {
@@ -237,7 +237,7 @@ fn fsync_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// Create missing parent directories of `target` (mode 0777 less the umask).
-pub fn create_parents(target: &Path) -> Result<()> {
+pub(crate) fn create_parents(target: &Path) -> Result<()> {
     if let Some(dir) = target.parent().filter(|d| !d.exists()) {
         fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
     }

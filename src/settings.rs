@@ -12,7 +12,7 @@ use crate::paths::Root;
 use crate::state::Store;
 use crate::warnings::Warnings;
 
-pub struct Settings {
+pub(crate) struct Settings {
     pub session: String,
     pub state_dir: PathBuf,
     pub root: Option<Root>,
@@ -30,12 +30,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn warn(&self, message: impl Into<String>) {
+    pub(crate) fn warn(&self, message: impl Into<String>) {
         self.warnings.push(message);
     }
 
     /// Refuse a mutation when running read-only.
-    pub fn check_writable(&self, path: &Path, action: &'static str) -> Result<()> {
+    pub(crate) fn check_writable(&self, path: &Path, action: &'static str) -> Result<()> {
         if self.read_only {
             return Err(Error::ReadOnly {
                 path: path.to_path_buf(),
@@ -47,7 +47,7 @@ impl Settings {
 
     /// The `--limit` of a listing (glob, grep): `--limit N` as given, else `--all` (0 = no
     /// limit), else `QUILL_LIMIT`, else the command's default.
-    pub fn limit(&self, flag: Option<usize>, all: bool, default: usize) -> usize {
+    pub(crate) fn limit(&self, flag: Option<usize>, all: bool, default: usize) -> usize {
         match (flag, all) {
             (Some(n), _) => n,
             (None, true) => 0,
@@ -56,7 +56,7 @@ impl Settings {
     }
 
     /// The state directory, opened for this run's lock timeout and warnings.
-    pub fn store(&self) -> Store<'_> {
+    pub(crate) fn store(&self) -> Store<'_> {
         Store::open(&self.state_dir, self.lock_timeout, &self.warnings)
     }
 }

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 static CAUGHT: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
 
 /// Catch SIGINT and SIGTERM from now on (for commands that change files).
-pub fn install() {
+pub(crate) fn install() {
     let caught = CAUGHT.get_or_init(|| Arc::new(AtomicUsize::new(0)));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register_usize(sig, Arc::clone(caught), sig as usize);
@@ -25,7 +25,7 @@ pub fn install() {
 }
 
 /// The signal caught so far, if any.
-pub fn caught() -> Option<i32> {
+pub(crate) fn caught() -> Option<i32> {
     match CAUGHT.get().map(|c| c.load(Ordering::Relaxed)) {
         Some(0) | None => None,
         Some(sig) => Some(sig as i32),
@@ -33,7 +33,7 @@ pub fn caught() -> Option<i32> {
 }
 
 /// `interrupted` once a signal has arrived.
-pub fn check() -> Result<()> {
+pub(crate) fn check() -> Result<()> {
     match caught() {
         Some(_) => Err(Error::Interrupted),
         None => Ok(()),
@@ -42,14 +42,14 @@ pub fn check() -> Result<()> {
 
 /// After the answer to an interruption is printed: die by the signal that was caught, as the
 /// default action would have (returns only when none was).
-pub fn die_if_caught() {
+pub(crate) fn die_if_caught() {
     if let Some(sig) = caught() {
         let _ = signal_hook::low_level::emulate_default_handler(sig);
     }
 }
 
 /// Whether a signal has arrived.
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     check().is_err()
 }
 
@@ -57,7 +57,7 @@ pub fn interrupted() -> bool {
 /// while the source blocks (a pipe that stays silent): signal handlers restart blocking reads,
 /// so the reading thread itself would never see them. A noticed signal reads as
 /// `ErrorKind::Interrupted`; the caller's `check()` then turns it into `interrupted`.
-pub struct InterruptibleReader {
+pub(crate) struct InterruptibleReader {
     rx: std::sync::mpsc::Receiver<std::io::Result<Vec<u8>>>,
     pending: Vec<u8>,
     pos: usize,
@@ -65,7 +65,7 @@ pub struct InterruptibleReader {
 }
 
 impl InterruptibleReader {
-    pub fn new(mut inner: impl std::io::Read + Send + 'static) -> InterruptibleReader {
+    pub(crate) fn new(mut inner: impl std::io::Read + Send + 'static) -> InterruptibleReader {
         let (tx, rx) = std::sync::mpsc::sync_channel(4);
         std::thread::spawn(move || {
             loop {

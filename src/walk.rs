@@ -16,7 +16,7 @@ use crate::report::search::WalkSummary;
 use crate::warnings::Warnings;
 
 /// The walk options both commands take.
-pub struct WalkOptions {
+pub(crate) struct WalkOptions {
     pub hidden: bool,
     pub no_ignore: bool,
     pub follow: bool,
@@ -26,7 +26,7 @@ pub struct WalkOptions {
 /// inside a git repository, like rg), hidden entries skipped, links not followed. `.git`
 /// directories are skipped even with `--hidden` (only `--no-ignore` shows them). With
 /// `--follow` and a root, a link that leads outside the root is not entered.
-pub fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>) -> WalkBuilder {
+pub(crate) fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>) -> WalkBuilder {
     let mut b = WalkBuilder::new(&paths[0]);
     for p in &paths[1..] {
         b.add(p);
@@ -61,7 +61,7 @@ pub fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>) -> Wa
 
 /// Temporary files of an interrupted quill publication (`.<name>.quill-<random>.tmp`):
 /// never listed or searched.
-pub fn is_quill_temp(name: &std::ffi::OsStr) -> bool {
+pub(crate) fn is_quill_temp(name: &std::ffi::OsStr) -> bool {
     let b = name.as_encoded_bytes();
     b.first() == Some(&b'.')
         && b.ends_with(b".tmp")
@@ -70,7 +70,7 @@ pub fn is_quill_temp(name: &std::ffi::OsStr) -> bool {
 
 /// What a walk could not see, shared by the walker threads.
 #[derive(Default)]
-pub struct WalkProblems {
+pub(crate) struct WalkProblems {
     pub unreadable_directories: Mutex<Vec<PathBuf>>,
     pub unreadable_files: Mutex<Vec<PathBuf>>,
     pub other: Mutex<Vec<String>>,
@@ -80,7 +80,7 @@ pub struct WalkProblems {
 
 impl WalkProblems {
     /// Count one visited entry; false once `max_walk` entries were seen (the walk must stop).
-    pub fn visit(&self, max_walk: usize) -> bool {
+    pub(crate) fn visit(&self, max_walk: usize) -> bool {
         let n = self.visited.fetch_add(1, Ordering::Relaxed);
         if n >= max_walk {
             self.walk_limit_hit.store(true, Ordering::Relaxed);
@@ -90,7 +90,7 @@ impl WalkProblems {
     }
 
     /// File a walker error under the right heading.
-    pub fn record(&self, err: &ignore::Error) {
+    pub(crate) fn record(&self, err: &ignore::Error) {
         match (error_path(err), err.io_error()) {
             (Some(path), Some(_)) => {
                 let is_dir = fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
@@ -106,12 +106,12 @@ impl WalkProblems {
         }
     }
 
-    pub fn unreadable_file(&self, path: &Path) {
+    pub(crate) fn unreadable_file(&self, path: &Path) {
         push(&self.unreadable_files, path.to_path_buf());
     }
 
     /// Sorted lists, and warnings for people (at most 20 lines per list).
-    pub fn finish(self, warnings: &Warnings) -> WalkSummary {
+    pub(crate) fn finish(self, warnings: &Warnings) -> WalkSummary {
         let take = |m: Mutex<Vec<PathBuf>>| {
             let mut v = m.into_inner().unwrap_or_default();
             v.sort_unstable();
@@ -167,7 +167,7 @@ fn error_path(err: &ignore::Error) -> Option<&Path> {
 
 /// The window `[offset, offset + limit)` of `total` entries (`limit` 0 = all), and the
 /// `nextOffset` after it (None on the last page).
-pub fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, Option<usize>) {
+pub(crate) fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, Option<usize>) {
     let start = offset.min(total);
     let end = if limit == 0 {
         total
@@ -180,7 +180,7 @@ pub fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, Option<
 
 /// Order paths component by component (`a/b` before `a.b`), like `Path`'s own ordering and
 /// rg's `--sort path`, but on raw bytes: a separator sorts before every other byte.
-pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     let (a, b) = (
         a.as_os_str().as_encoded_bytes(),
         b.as_os_str().as_encoded_bytes(),

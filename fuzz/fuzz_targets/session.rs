@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
-use quill::cmd::state::rfc3339;
+use quill::time::rfc3339;
 use quill::state::{Baseline, MAX_FILES, Session, path_from_key, path_key};
 use serde_json::value::RawValue;
 

@@ -12,23 +12,23 @@ use crate::cli::{self, CompletionsArgs, ManArgs};
 use crate::error::{Error, Result};
 use crate::report::Report;
 
-pub fn completions(args: &CompletionsArgs) -> Result<Report> {
+pub(crate) fn completions(args: &CompletionsArgs) -> Result<Report> {
     Ok(Report::Generated(completion_script(args.shell)))
 }
 
-pub fn completion_script(shell: clap_complete::Shell) -> String {
+pub(crate) fn completion_script(shell: clap_complete::Shell) -> String {
     let mut cmd = cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "quill", &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
-pub fn man(args: &ManArgs) -> Result<Report> {
+pub(crate) fn man(args: &ManArgs) -> Result<Report> {
     man_page(args.command.as_deref()).map(Report::Generated)
 }
 
 /// The commands with a page of their own (`quill-NAME(1)`): every subcommand but clap's `help`.
-pub fn page_commands() -> Vec<String> {
+pub(crate) fn page_commands() -> Vec<String> {
     cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
@@ -37,7 +37,7 @@ pub fn page_commands() -> Vec<String> {
 }
 
 /// The roff page of quill, or of one subcommand (`quill-edit(1)`).
-pub fn man_page(command: Option<&str>) -> Result<String> {
+pub(crate) fn man_page(command: Option<&str>) -> Result<String> {
     let mut root = cli::command();
     // Built, a subcommand has its page name (`quill-edit`), its bin name (`quill edit`) and
     // the global options.

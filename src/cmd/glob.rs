@@ -19,7 +19,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use rustix::fs::{AtFlags, Mode, OFlags};
 
 /// A checked `quill glob`: the compiled pattern and the directory below which it matches.
-pub struct GlobRequest {
+pub(crate) struct GlobRequest {
     matcher: GlobSet,
     base: PathBuf,
     walk: WalkOptions,
@@ -33,7 +33,7 @@ pub struct GlobRequest {
 
 impl GlobArgs {
     /// Compile the pattern, then resolve PATH (an existing, readable directory).
-    pub fn resolve(self, s: &Settings) -> Result<GlobRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<GlobRequest> {
         let args = self;
         let matcher = compile(&args.pattern, args.ignore_case)?;
         let base = search_dir(s, args.path.as_deref().unwrap_or(Path::new(".")))?;
@@ -78,7 +78,7 @@ fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
     Ok(base)
 }
 
-pub fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let GlobRequest {
         matcher,
         base,
@@ -131,7 +131,7 @@ pub fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
 }
 
 /// Compile PATTERN with globset: `*` and `?` stay within one path component, `**` crosses.
-pub fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
+pub(crate) fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
     let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
     let glob = GlobBuilder::new(pattern)
         .literal_separator(true)

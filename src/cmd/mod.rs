@@ -9,7 +9,7 @@ pub(crate) mod generate;
 pub(crate) mod glob;
 pub(crate) mod grep;
 pub(crate) mod read;
-pub mod state;
+pub(crate) mod state;
 pub(crate) mod transfer;
 pub(crate) mod undo;
 pub(crate) mod write;

@@ -39,7 +39,7 @@ const DEFAULT_PDF_PAGES: u32 = 20;
 const STDIN_NAME: &str = "<stdin>";
 
 /// A checked `quill read`.
-pub struct ReadRequest {
+pub(crate) struct ReadRequest {
     /// The file; `None` reads standard input (`-`, `/dev/stdin`): a page, no baseline.
     resolved: Option<Resolved>,
     spec: PageSpec,
@@ -50,7 +50,7 @@ pub struct ReadRequest {
 
 impl ReadArgs {
     /// Check the flags, then resolve the path (it must exist).
-    pub fn resolve(self, s: &Settings) -> Result<ReadRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<ReadRequest> {
         let args = self;
         if args.offset == 0 {
             return Err(Error::invalid_argument(
@@ -94,7 +94,7 @@ fn names_stdin(path: &Path) -> bool {
         .any(|n| path.as_os_str() == *n)
 }
 
-pub fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
     let Some(resolved) = &req.resolved else {
         return read_stdin(s, &req);
     };

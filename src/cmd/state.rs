@@ -9,9 +9,10 @@ use crate::paths;
 use crate::report::Report;
 use crate::report::state::{SessionSummary, StateFile, StateReport};
 use crate::settings::Settings;
+use crate::time::rfc3339;
 
 /// A checked `quill state`.
-pub enum StateRequest {
+pub(crate) enum StateRequest {
     Sessions,
     Show,
     /// The file to forget (resolved; it may be gone) and the name as given, made absolute.
@@ -23,7 +24,7 @@ pub enum StateRequest {
 }
 
 impl StateArgs {
-    pub fn resolve(self, s: &Settings) -> Result<StateRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<StateRequest> {
         if self.all_sessions {
             return Ok(StateRequest::Sessions);
         }
@@ -44,7 +45,7 @@ impl StateArgs {
     }
 }
 
-pub fn run(s: &Settings, req: StateRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
     let store = s.store();
     let file = store.session(&s.session);
     let mut report = StateReport {
@@ -109,46 +110,4 @@ pub fn run(s: &Settings, req: StateRequest) -> Result<Report> {
         }
     }
     Ok(Report::State(report))
-}
-
-/// Unix nanoseconds as an RFC 3339 UTC time with seconds.
-pub fn rfc3339(ns: i128) -> String {
-    let secs = ns.div_euclid(1_000_000_000) as i64;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Howard Hinnant's days-to-civil algorithm.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_times() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            rfc3339(1_796_000_000 * 1_000_000_000),
-            "2026-11-30T00:53:20Z"
-        );
-    }
 }

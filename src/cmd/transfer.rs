@@ -45,7 +45,7 @@ const BUFFERS: usize = 4;
 const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
 
 /// A checked `quill transfer`: both ends resolved, the hashes parsed.
-pub struct TransferRequest {
+pub(crate) struct TransferRequest {
     src: Resolved,
     dst: Resolved,
     move_: bool,
@@ -59,7 +59,7 @@ pub struct TransferRequest {
 impl TransferArgs {
     /// Check the flags, refuse read-only runs, resolve the source (an existing regular file)
     /// and the destination (a new file, or one inside an existing directory).
-    pub fn resolve(self, s: &Settings) -> Result<TransferRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<TransferRequest> {
         let args = self;
         let replace = args
             .replace_sha256
@@ -114,7 +114,7 @@ impl TransferArgs {
     }
 }
 
-pub fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
     let TransferRequest {
         src,
         dst,

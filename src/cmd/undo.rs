@@ -17,14 +17,14 @@ use crate::state::history::MAX_SESSION_BYTES;
 use crate::state::{Baseline, path_key};
 
 /// A checked `quill undo`.
-pub struct UndoRequest {
+pub(crate) struct UndoRequest {
     resolved: Resolved,
     dry_run: bool,
 }
 
 impl UndoArgs {
     /// Resolve the path (read-only refused).
-    pub fn resolve(self, s: &Settings) -> Result<UndoRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<UndoRequest> {
         Ok(UndoRequest {
             resolved: guard::resolve(s, &self.path, "undo")?,
             dry_run: self.dry_run,
@@ -32,7 +32,7 @@ impl UndoArgs {
     }
 }
 
-pub fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
     let dry_run = req.dry_run;
     let locked = guard::lock(s, req.resolved)?;
     let target = locked.target().to_path_buf();

@@ -25,7 +25,7 @@ use crate::state::history::{Before, MAX_SESSION_BYTES};
 const CHUNK: usize = 1024 * 1024;
 
 /// A checked `quill write`: where, from what, and under which conditions.
-pub struct WriteRequest {
+pub(crate) struct WriteRequest {
     resolved: Resolved,
     source: Box<dyn Read>,
     /// Names the source in errors.
@@ -38,7 +38,7 @@ pub struct WriteRequest {
 
 impl WriteArgs {
     /// Check the flags, resolve the path (read-only refused), open the content's source.
-    pub fn resolve(self, s: &Settings) -> Result<WriteRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<WriteRequest> {
         let expect_sha256 = self
             .expect_sha256
             .as_deref()
@@ -63,7 +63,7 @@ impl WriteArgs {
     }
 }
 
-pub fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     let WriteRequest {
         resolved,
         mut source,

@@ -6,10 +6,10 @@
 //! `report` and `error`, never on `cmd` or `app`, and never touches the file system; a closed
 //! stdout (`| head`) is a quiet success.
 
-pub mod palette;
-pub mod progress;
-pub mod search;
-pub mod text;
+pub(crate) mod palette;
+pub(crate) mod progress;
+pub(crate) mod search;
+pub(crate) mod text;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -20,14 +20,14 @@ use crate::error::{Error, exit};
 use crate::report::{AsTyped, Report};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
 }
 
 /// How results are printed.
 #[derive(Debug, Clone)]
-pub struct OutputConfig {
+pub(crate) struct OutputConfig {
     pub format: Format,
     /// Color on stdout (text results).
     pub color: bool,
@@ -45,14 +45,14 @@ pub struct OutputConfig {
 /// ./src` prints `./src/a.rs`, an absolute argument prints absolute paths); otherwise relative
 /// to the current directory when below it, else absolute. Raw bytes: a name need not be UTF-8.
 #[derive(Debug, Clone, Copy)]
-pub struct Shown<'a> {
+pub(crate) struct Shown<'a> {
     head: &'a [u8],
     slash: bool,
     tail: &'a [u8],
 }
 
 impl<'a> Shown<'a> {
-    pub fn new(cwd: &Path, typed: &'a AsTyped, path: &'a Path) -> Shown<'a> {
+    pub(crate) fn new(cwd: &Path, typed: &'a AsTyped, path: &'a Path) -> Shown<'a> {
         let full = path.as_os_str().as_encoded_bytes();
         let mut best: Option<(usize, Shown<'a>)> = None;
         for root in &typed.roots {
@@ -90,7 +90,7 @@ impl<'a> Shown<'a> {
         }
     }
 
-    pub fn write_to(&self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
+    pub(crate) fn write_to(&self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
         w.write_all(self.head)?;
         if self.slash {
             w.write_all(b"/")?;
@@ -99,7 +99,7 @@ impl<'a> Shown<'a> {
     }
 
     /// As text (lossy for a name that is not UTF-8).
-    pub fn to_text(self) -> String {
+    pub(crate) fn to_text(self) -> String {
         let mut v = Vec::with_capacity(self.head.len() + 1 + self.tail.len());
         let _ = self.write_to(&mut v);
         String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -135,7 +135,7 @@ struct ErrorBody<'a> {
 }
 
 /// Print a successful report; returns the exit code.
-pub fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[String]) -> u8 {
+pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[String]) -> u8 {
     let code = report.exit_code();
     let result = match (report, cfg.format) {
         (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
@@ -192,7 +192,7 @@ fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::R
 }
 
 /// Print an error; returns its exit code.
-pub fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]) -> u8 {
+pub(crate) fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]) -> u8 {
     match cfg.format {
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
@@ -203,7 +203,7 @@ pub fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]
     err.exit_code()
 }
 
-pub fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
+pub(crate) fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
     let failure = Failure {
         ok: false,
         op,

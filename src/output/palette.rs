@@ -13,7 +13,7 @@ use lscolors::{Indicator, LsColors};
 
 /// The ANSI codes of each style, empty strings when color is off.
 #[derive(Debug, Clone)]
-pub struct Palette {
+pub(crate) struct Palette {
     /// Removed lines of a diff; errors.
     pub red: &'static str,
     /// Added lines; line numbers of grep.
@@ -55,7 +55,7 @@ fn code(style: Style) -> &'static str {
 }
 
 impl Palette {
-    pub fn new(color: bool) -> Palette {
+    pub(crate) fn new(color: bool) -> Palette {
         if color {
             COLORED.clone()
         } else {
@@ -76,14 +76,14 @@ impl Palette {
 /// The colors of a listing of paths, as `ls` and fd show them: `LS_COLORS` (directories,
 /// links, executables, extensions…), else the built-in defaults of `dircolors` (lscolors'
 /// own: directories bold blue, symbolic links bold cyan, executables bold green, …).
-pub struct PathColors {
+pub(crate) struct PathColors {
     ls: LsColors,
     /// The style of the directory part of every path.
     dir: Style,
 }
 
 impl PathColors {
-    pub fn from_env() -> PathColors {
+    pub(crate) fn from_env() -> PathColors {
         let ls = LsColors::from_env().unwrap_or_default();
         let dir = ls
             .style_for_indicator(Indicator::Directory)
@@ -94,7 +94,7 @@ impl PathColors {
 
     /// Write `shown` (how `path` is printed) as fd does: its directory part in the style of
     /// directories, its file name in the style of the file `path` is (stat'ed, not followed).
-    pub fn paint(&self, w: &mut dyn Write, shown: &[u8], path: &Path) -> io::Result<()> {
+    pub(crate) fn paint(&self, w: &mut dyn Write, shown: &[u8], path: &Path) -> io::Result<()> {
         let cut = shown.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
         let (dir, name) = shown.split_at(cut);
         if !dir.is_empty() {

@@ -14,14 +14,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::ProgressMode;
 
 /// Files smaller than this get no bar in `auto` mode (they finish before one is useful).
-pub const BAR_THRESHOLD: u64 = 8 * 1024 * 1024;
+pub(crate) const BAR_THRESHOLD: u64 = 8 * 1024 * 1024;
 /// JSON lines are throttled to one per this many bytes…
 const JSON_EVERY_BYTES: u64 = 64 * 1024 * 1024;
 /// …or one per this much time, whichever comes first.
 const JSON_EVERY: Duration = Duration::from_millis(200);
 
 /// A progress sink for one stream of `total` bytes.
-pub enum Progress {
+pub(crate) enum Progress {
     None,
     Bar(ProgressBar),
     Json {
@@ -35,7 +35,7 @@ pub enum Progress {
 impl Progress {
     /// Choose the sink: `auto` draws a bar only when stderr is a terminal and the file is large;
     /// the bar is labeled `label` (the file's name) and colored when `color`.
-    pub fn new(
+    pub(crate) fn new(
         mode: ProgressMode,
         total: u64,
         stderr_is_terminal: bool,
@@ -69,7 +69,7 @@ impl Progress {
     }
 
     /// `bytes` more were written.
-    pub fn advance(&mut self, bytes: u64) {
+    pub(crate) fn advance(&mut self, bytes: u64) {
         match self {
             Progress::None => {}
             Progress::Bar(bar) => bar.inc(bytes),
@@ -94,7 +94,7 @@ impl Progress {
 
     /// The stream is complete: the final JSON line (once: the sink is spent), or the bar
     /// cleared.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         match self {
             Progress::None => {}
             Progress::Bar(bar) => bar.finish_and_clear(),
@@ -106,7 +106,7 @@ impl Progress {
 
 impl Progress {
     /// The stream stopped short: clear the bar, print no final JSON line.
-    pub fn abandon(&mut self) {
+    pub(crate) fn abandon(&mut self) {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
         }

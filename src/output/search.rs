@@ -18,7 +18,7 @@ use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchR
 /// it from the output configuration and hands it to the search (as ripgrep hands a printer
 /// to each worker), so `cmd::grep` never decides what text output looks like.
 #[derive(Debug, Clone)]
-pub struct GrepPrinter {
+pub(crate) struct GrepPrinter {
     view: View,
     palette: Palette,
     cwd: PathBuf,
@@ -26,7 +26,7 @@ pub struct GrepPrinter {
 }
 
 impl GrepPrinter {
-    pub fn new(view: View, color: bool, cwd: PathBuf, typed: AsTyped) -> GrepPrinter {
+    pub(crate) fn new(view: View, color: bool, cwd: PathBuf, typed: AsTyped) -> GrepPrinter {
         GrepPrinter {
             view,
             palette: Palette::new(color),
@@ -37,25 +37,25 @@ impl GrepPrinter {
 
     /// How `path` is shown: as typed below a PATH argument, else relative to the current
     /// directory when below it (`Shown`).
-    pub fn shown_path(&self, path: &Path) -> String {
+    pub(crate) fn shown_path(&self, path: &Path) -> String {
         Shown::new(&self.cwd, &self.typed, path).to_text()
     }
 
     /// Everything printed for one file's matches (its heading, then its lines).
-    pub fn file_block(&self, out: &mut Vec<u8>, shown: &str, matches: &[GrepMatch]) {
+    pub(crate) fn file_block(&self, out: &mut Vec<u8>, shown: &str, matches: &[GrepMatch]) {
         // Writing to a Vec cannot fail.
         let _ = file_block(out, shown, matches, &self.view, &self.palette);
     }
 
     /// The heading of a file, when the view has headings and nothing was printed for it yet.
-    pub fn heading(&self, out: &mut Vec<u8>, shown: &str) {
+    pub(crate) fn heading(&self, out: &mut Vec<u8>, shown: &str) {
         if self.view.heading {
             let _ = file_heading(out, shown, &self.palette);
         }
     }
 
     /// One match line without context.
-    pub fn match_line(
+    pub(crate) fn match_line(
         &self,
         out: &mut Vec<u8>,
         shown: &str,
@@ -67,7 +67,7 @@ impl GrepPrinter {
     }
 }
 
-pub fn render_glob(
+pub(crate) fn render_glob(
     w: &mut dyn Write,
     cfg: &OutputConfig,
     r: &GlobReport,
@@ -99,7 +99,7 @@ pub fn render_glob(
     page.note(w, cfg)
 }
 
-pub fn render_grep(
+pub(crate) fn render_grep(
     w: &mut dyn Write,
     cfg: &OutputConfig,
     r: &GrepReport,

@@ -6,12 +6,12 @@ use std::io::{self, Write};
 
 use std::time::Duration;
 
-pub use super::palette::Palette;
+pub(crate) use super::palette::Palette;
 use super::{OutputConfig, Shown};
 use crate::error::Error;
 use crate::report::{GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport};
 
-pub fn render(
+pub(crate) fn render(
     w: &mut dyn Write,
     cfg: &OutputConfig,
     report: &Report,
@@ -92,7 +92,7 @@ fn read(w: &mut dyn Write, r: &ReadReport, p: &Palette) -> io::Result<()> {
 }
 
 /// A unified diff, colored by line prefix.
-pub fn diff(w: &mut dyn Write, diff: &str, p: &Palette) -> io::Result<()> {
+pub(crate) fn diff(w: &mut dyn Write, diff: &str, p: &Palette) -> io::Result<()> {
     for line in diff.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
         let style = match body.as_bytes().first() {
@@ -169,7 +169,7 @@ fn transfer(w: &mut dyn Write, cfg: &OutputConfig, r: &TransferReport) -> io::Re
 }
 
 /// A size in binary units: `512 B`, `1.5 KiB`, `2.0 GiB`.
-pub fn human_bytes(n: u64) -> String {
+pub(crate) fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     if n < 1024 {
         return format!("{n} B");
@@ -184,7 +184,7 @@ pub fn human_bytes(n: u64) -> String {
 }
 
 /// A duration for people: `35 ms`, `1.9 s`, `42 s`, `3 min 5 s`, `2 h 1 min`.
-pub fn human_duration(d: Duration) -> String {
+pub(crate) fn human_duration(d: Duration) -> String {
     let secs = d.as_secs_f64();
     if secs < 1.0 {
         format!("{} ms", d.as_millis())
@@ -230,7 +230,7 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
 }
 
 /// An error on stderr: `quill: error: MESSAGE`, extra detail for edit misses, then the hint.
-pub fn render_error(err: &Error, p: &Palette) {
+pub(crate) fn render_error(err: &Error, p: &Palette) {
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
     if let Error::Usage { detail, .. } = err

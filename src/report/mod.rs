@@ -2,11 +2,11 @@
 //! field — this is the JSON contract (camelCase keys; `#[serde(skip)]` fields only shape text
 //! output). `cmd` builds them, `output` prints them; nothing here does I/O or knows either.
 
-pub mod mutation;
-pub mod read;
-pub mod search;
-pub mod state;
-pub mod transfer;
+pub(crate) mod mutation;
+pub(crate) mod read;
+pub(crate) mod search;
+pub(crate) mod state;
+pub(crate) mod transfer;
 
 use std::path::{Path, PathBuf};
 
@@ -14,14 +14,14 @@ use serde::Serialize;
 
 use crate::error::exit;
 
-pub use mutation::{LineSpan, MutationReport};
-pub use read::ReadReport;
-pub use search::{GlobReport, GrepBody, GrepReport};
-pub use state::StateReport;
-pub use transfer::TransferReport;
+pub(crate) use mutation::{LineSpan, MutationReport};
+pub(crate) use read::ReadReport;
+pub(crate) use search::{GlobReport, GrepBody, GrepReport};
+pub(crate) use state::StateReport;
+pub(crate) use transfer::TransferReport;
 
 /// What a successful command hands to output.
-pub enum Report {
+pub(crate) enum Report {
     Read(ReadReport),
     Mutation(MutationReport),
     Glob(GlobReport),
@@ -37,7 +37,7 @@ pub enum Report {
 /// The build: `{"version":"0.1.0","commit":"abc1234","date":"2026-12-01"}`; `commit` and
 /// `date` are null for a build outside a git checkout.
 #[derive(Debug, Serialize)]
-pub struct VersionReport {
+pub(crate) struct VersionReport {
     pub version: &'static str,
     pub commit: Option<&'static str>,
     pub date: Option<&'static str>,
@@ -45,7 +45,7 @@ pub struct VersionReport {
 
 impl Report {
     /// 0, or 1 for a search that found nothing (SPEC §2.3).
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,
             // Several PATHs, some missing: the results stand, the exit code says it (as rg).
@@ -61,20 +61,20 @@ impl Report {
 
 /// `fileAccess` of the JSON envelope: which file a result showed or changed.
 #[derive(Debug, Clone, Serialize)]
-pub struct FileAccess {
+pub(crate) struct FileAccess {
     pub path: PathBuf,
     pub access: &'static str,
 }
 
 impl FileAccess {
-    pub fn read(path: &Path) -> FileAccess {
+    pub(crate) fn read(path: &Path) -> FileAccess {
         FileAccess {
             path: path.to_path_buf(),
             access: "read",
         }
     }
 
-    pub fn write(path: &Path) -> FileAccess {
+    pub(crate) fn write(path: &Path) -> FileAccess {
         FileAccess {
             path: path.to_path_buf(),
             access: "write",
@@ -87,20 +87,20 @@ impl FileAccess {
 /// followed, absolute) with its spelling. Empty when no path was typed. Only shapes text
 /// output; the JSON names every file by its absolute path.
 #[derive(Debug, Default, Clone)]
-pub struct AsTyped {
+pub(crate) struct AsTyped {
     pub roots: Vec<TypedRoot>,
 }
 
 /// One path argument: where it resolved to, and how it was typed.
 #[derive(Debug, Clone)]
-pub struct TypedRoot {
+pub(crate) struct TypedRoot {
     pub resolved: PathBuf,
     pub typed: PathBuf,
 }
 
 impl AsTyped {
     /// One path argument.
-    pub fn one(resolved: &Path, typed: &Path) -> AsTyped {
+    pub(crate) fn one(resolved: &Path, typed: &Path) -> AsTyped {
         AsTyped {
             roots: vec![TypedRoot {
                 resolved: resolved.to_path_buf(),

@@ -10,7 +10,7 @@ use super::{AsTyped, FileAccess};
 /// The result of `write`, `edit` and `undo`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MutationReport {
+pub(crate) struct MutationReport {
     /// `write`, `edit` or `undo` (the envelope's `op`; text output's verb).
     #[serde(skip)]
     pub op: &'static str,
@@ -66,7 +66,7 @@ pub struct MutationReport {
 /// A 1-based inclusive line span.
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct LineSpan {
+pub(crate) struct LineSpan {
     pub start_line: usize,
     pub end_line: usize,
 }

@@ -10,7 +10,7 @@ use super::FileAccess;
 /// One page of a file. `lines` and `summary` are for text output only.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReadReport {
+pub(crate) struct ReadReport {
     /// The file shown (symlinks resolved).
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link.

@@ -12,7 +12,7 @@ use super::AsTyped;
 /// The report fields about the walk itself.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WalkSummary {
+pub(crate) struct WalkSummary {
     /// Some part of the tree was not searched (unreadable, or `--max-walk`).
     pub walk_incomplete: bool,
     /// Directories below PATH that could not be read (skipped), sorted.
@@ -24,7 +24,7 @@ pub struct WalkSummary {
 /// A page of `quill glob`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GlobReport {
+pub(crate) struct GlobReport {
     /// Absolute paths of this page.
     pub files: Vec<PathBuf>,
     /// Matches in the whole result.
@@ -48,7 +48,7 @@ pub struct GlobReport {
 /// A page of `quill grep` (or the list of file types).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GrepReport {
+pub(crate) struct GrepReport {
     /// Entries in the whole result: matches (content), files (files, count), or known types.
     pub total: usize,
     /// A search's page, or `--type-list`'s types.
@@ -65,7 +65,7 @@ pub struct GrepReport {
 /// What a grep answers: a search, or the known file types.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum GrepBody {
+pub(crate) enum GrepBody {
     Search(Box<SearchResult>),
     Types { types: Vec<TypeDef> },
 }
@@ -73,7 +73,7 @@ pub enum GrepBody {
 /// One page of a search.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SearchResult {
+pub(crate) struct SearchResult {
     /// `content`, `files` or `count` (`--mode`).
     pub mode: &'static str,
     /// Content mode: the matches of this page, by path then line.
@@ -111,7 +111,7 @@ pub struct SearchResult {
 /// One matching line (or, with `-U`, one match spanning `line..=endLine`).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GrepMatch {
+pub(crate) struct GrepMatch {
     /// The file (absolute), shared by its matches.
     #[serde(serialize_with = "ser_path")]
     pub path: Arc<Path>,
@@ -135,7 +135,7 @@ pub struct GrepMatch {
 
 /// A context line around a match.
 #[derive(Debug, Serialize)]
-pub struct ContextLine {
+pub(crate) struct ContextLine {
     /// 1-based line number.
     pub line: u64,
     /// The line, shown like a match's.
@@ -145,7 +145,7 @@ pub struct ContextLine {
 /// A line's display text: a slice of its file's shared text arena, so a page of many
 /// matches is not copied line by line.
 #[derive(Debug, Clone)]
-pub struct Text {
+pub(crate) struct Text {
     arena: Arc<str>,
     start: usize,
     end: usize,
@@ -153,7 +153,7 @@ pub struct Text {
 
 impl Text {
     /// Bytes `start..end` of `arena` (which must be character boundaries).
-    pub fn new(arena: Arc<str>, start: usize, end: usize) -> Text {
+    pub(crate) fn new(arena: Arc<str>, start: usize, end: usize) -> Text {
         Text { arena, start, end }
     }
 }
@@ -173,7 +173,7 @@ impl Serialize for Text {
 
 /// Count mode: one file's matching lines.
 #[derive(Debug, Serialize)]
-pub struct FileCount {
+pub(crate) struct FileCount {
     /// The file (absolute).
     pub path: PathBuf,
     /// Its matching lines.
@@ -182,7 +182,7 @@ pub struct FileCount {
 
 /// A file type of `--type`, as ripgrep defines it.
 #[derive(Debug, Serialize)]
-pub struct TypeDef {
+pub(crate) struct TypeDef {
     /// The name `--type` takes.
     pub name: String,
     /// The globs that select its files.
@@ -191,7 +191,7 @@ pub struct TypeDef {
 
 /// How text output is laid out; not part of the JSON.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct View {
+pub(crate) struct View {
     /// A path heading above each file's lines (else the path prefixes every line).
     pub heading: bool,
     /// `line:` before each line.

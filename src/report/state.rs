@@ -8,7 +8,7 @@ use serde::Serialize;
 /// What `quill state` shows or did.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StateReport {
+pub(crate) struct StateReport {
     /// The session shown or changed.
     pub session: String,
     /// `show`, `sessions`, `forget` or `clear`.
@@ -30,7 +30,7 @@ pub struct StateReport {
 /// One baseline of a session.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StateFile {
+pub(crate) struct StateFile {
     /// The file (canonical).
     pub path: PathBuf,
     /// The first 12 hex digits of the baseline's SHA-256.
@@ -46,7 +46,7 @@ pub struct StateFile {
 /// One session of the state directory.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SessionSummary {
+pub(crate) struct SessionSummary {
     /// Its name.
     pub session: String,
     /// How many baselines it holds.

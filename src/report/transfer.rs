@@ -10,7 +10,7 @@ use super::{AsTyped, FileAccess};
 /// The result of a transfer.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TransferReport {
+pub(crate) struct TransferReport {
     /// The file copied or moved (symlinks resolved).
     pub source: PathBuf,
     /// The source as named, when it is a symbolic link (the file it points to was transferred).

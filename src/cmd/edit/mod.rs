@@ -39,7 +39,7 @@ struct EditSpec {
 
 /// A checked `quill edit`: the file, the edits gathered from their flags or files, and how to
 /// apply them.
-pub struct EditRequest {
+pub(crate) struct EditRequest {
     resolved: Resolved,
     edits: Vec<Edit>,
     expect_sha256: Option<String>,
@@ -50,7 +50,7 @@ pub struct EditRequest {
 
 impl EditArgs {
     /// Check the flags, resolve the path (read-only refused), gather the edits.
-    pub fn resolve(self, s: &Settings) -> Result<EditRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<EditRequest> {
         let expect_sha256 = self
             .expect_sha256
             .as_deref()
@@ -72,7 +72,7 @@ impl EditArgs {
     }
 }
 
-pub fn run(s: &Settings, req: EditRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let EditRequest {
         resolved,
         edits,

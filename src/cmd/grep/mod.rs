@@ -63,14 +63,14 @@ struct Shared {
 }
 
 /// A checked `quill grep`.
-pub enum GrepRequest {
+pub(crate) enum GrepRequest {
     /// `--type-list`.
     TypeList,
     Search(Box<Search>),
 }
 
 /// A search, everything compiled and resolved.
-pub struct Search {
+pub(crate) struct Search {
     matcher: RegexMatcher,
     targets: Vec<PathBuf>,
     /// Search standard input too (`-`, or no PATH with stdin a pipe or a file).
@@ -104,7 +104,7 @@ pub struct Search {
 
 impl GrepArgs {
     /// Compile the pattern, the globs and the types, resolve the paths, decide the layout.
-    pub fn resolve(self, s: &Settings) -> Result<GrepRequest> {
+    pub(crate) fn resolve(self, s: &Settings) -> Result<GrepRequest> {
         let mut args = self;
         foreign_flags(&args)?;
         if args.type_list {
@@ -224,7 +224,7 @@ fn types(select: &[String], negate: &[String]) -> Result<Option<Types>> {
     })
 }
 
-pub fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
+pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
     let q = match req {
         GrepRequest::TypeList => return Ok(type_list()),
         GrepRequest::Search(q) => *q,

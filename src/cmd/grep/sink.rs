@@ -54,7 +54,7 @@ pub(super) struct DirectRender {
 }
 
 impl DirectRender {
-    pub fn new(printer: GrepPrinter, matcher: Option<RegexMatcher>) -> DirectRender {
+    pub(super) fn new(printer: GrepPrinter, matcher: Option<RegexMatcher>) -> DirectRender {
         DirectRender {
             printer,
             matcher,
@@ -66,13 +66,13 @@ impl DirectRender {
     }
 
     /// Start the next file.
-    pub fn start(&mut self, path: &std::path::Path) {
+    pub(super) fn start(&mut self, path: &std::path::Path) {
         self.file.clear();
         self.file.push(path);
     }
 
     /// The file's output so far.
-    pub fn output(&self) -> &[u8] {
+    pub(super) fn output(&self) -> &[u8] {
         &self.out
     }
 
@@ -96,7 +96,7 @@ impl DirectRender {
 }
 
 impl Collector {
-    pub fn reset(&mut self, shared: &Shared) {
+    pub(super) fn reset(&mut self, shared: &Shared) {
         self.mode = Some(shared.mode);
         self.multiline = shared.multiline;
         self.max_columns = shared.max_columns;
