@@ -156,33 +156,8 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
 
-    let mut r = ReadReport {
-        path: path.clone(),
-        via_symlink: resolved.via_symlink.clone(),
-        file_access: None,
-        kind: "text",
-        encoding: None,
-        bom: false,
-        line_ending: "none",
-        start_line: spec.offset,
-        end_line: 0,
-        total_lines: 0,
-        next_offset: None,
-        content: String::new(),
-        truncated_lines: Vec::new(),
-        size: before.size,
-        sha256: None,
-        complete: false,
-        lossy: false,
-        mime: None,
-        width: None,
-        height: None,
-        data: None,
-        pages: None,
-        page_count: None,
-        lines: Vec::new(),
-        summary: None,
-    };
+    let mut r = ReadReport::blank(path.clone(), resolved.via_symlink.clone(), spec.offset);
+    r.size = before.size;
 
     let mut record = true;
     // A file that only starts like a PDF (notes quoting "%PDF-1.7 …") is text, not an error:
@@ -359,33 +334,7 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
     let n = read_full(&mut input, &mut buf, path)?;
     let first = &buf[..n];
     let mut size = n as u64;
-    let mut r = ReadReport {
-        path: path.to_path_buf(),
-        via_symlink: None,
-        file_access: None,
-        kind: "text",
-        encoding: None,
-        bom: false,
-        line_ending: "none",
-        start_line: spec.offset,
-        end_line: 0,
-        total_lines: 0,
-        next_offset: None,
-        content: String::new(),
-        truncated_lines: Vec::new(),
-        size: 0,
-        sha256: None,
-        complete: false,
-        lossy: false,
-        mime: None,
-        width: None,
-        height: None,
-        data: None,
-        pages: None,
-        page_count: None,
-        lines: Vec::new(),
-        summary: None,
-    };
+    let mut r = ReadReport::blank(path.to_path_buf(), None, spec.offset);
     match sniff::sniff(first) {
         Sniffed::Binary { guess } => {
             return Err(Error::BinaryFile {

@@ -43,6 +43,8 @@ pub(crate) struct ReadReport {
     pub complete: bool,
     /// Invalid UTF-8 was shown as U+FFFD.
     pub lossy: bool,
+    /// Images: the MIME type, width and height in pixels, and (`--inline-image`) the bytes
+    /// as base64.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,6 +53,7 @@ pub(crate) struct ReadReport {
     pub height: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
+    /// PDFs: the pages shown (`A-B`) and how many the document has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,4 +64,37 @@ pub(crate) struct ReadReport {
     /// A one-line description instead of lines (images).
     #[serde(skip)]
     pub summary: Option<String>,
+}
+
+impl ReadReport {
+    /// A text page of `path` that shows nothing yet: the reader fills it in.
+    pub(crate) fn blank(path: PathBuf, via_symlink: Option<PathBuf>, start_line: u64) -> Self {
+        ReadReport {
+            path,
+            via_symlink,
+            file_access: None,
+            kind: "text",
+            encoding: None,
+            bom: false,
+            line_ending: "none",
+            start_line,
+            end_line: 0,
+            total_lines: 0,
+            next_offset: None,
+            content: String::new(),
+            truncated_lines: Vec::new(),
+            size: 0,
+            sha256: None,
+            complete: false,
+            lossy: false,
+            mime: None,
+            width: None,
+            height: None,
+            data: None,
+            pages: None,
+            page_count: None,
+            lines: Vec::new(),
+            summary: None,
+        }
+    }
 }
