@@ -592,6 +592,11 @@ mod tests {
         assert!(m.diff_truncated && m.diff.is_empty());
         let m = change(None, b"small\n");
         assert!(!m.diff_truncated && m.added == 1, "{}", m.diff);
+        // The cap is 16 MiB (SPEC: content above it gets no diff), and content at it gets one.
+        assert_eq!(DIFF_INPUT_MAX, 16 << 20);
+        let at_cap = vec![b'x'; DIFF_INPUT_MAX];
+        let m = change(None, &at_cap);
+        assert!(!m.diff_truncated && m.added == 1);
         let big_old: &'static [u8] = Box::leak(big.clone().into_boxed_slice());
         let m = change(Some(big_old), b"small\n");
         assert!(m.diff_truncated);
