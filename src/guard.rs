@@ -564,6 +564,18 @@ mod tests {
         assert_eq!(patch_path(&rooted, &dir.join("x")), ("x".to_string(), true));
     }
 
+    /// A file that holds more than its size said when it was opened (it grew meanwhile) is
+    /// `changed_during_read`, never hashed short. /proc files say 0 and hold more.
+    #[test]
+    fn a_file_longer_than_its_size_is_changed_during_read() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        match current(&s, Path::new("/proc/self/status"), 0, None) {
+            Err(e) => assert_eq!(e.kind(), "changed_during_read"),
+            Ok(_) => panic!("a file longer than its size was hashed"),
+        }
+    }
+
     #[test]
     fn content_over_the_diff_cap_gets_no_diff() {
         let (_t, dir) = tmp();
