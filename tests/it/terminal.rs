@@ -374,3 +374,181 @@ fn the_progress_bar_names_the_file_and_is_cleared() {
         "after the bar: {tail:?}"
     );
 }
+
+/// The pid of `parent`'s child that runs `exe` (after its exec), from `/proc`.
+fn child_running(parent: u32, exe: &std::path::Path) -> Option<i32> {
+    fs::read_dir("/proc").ok()?.find_map(|e| {
+        let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid …`: comm may hold spaces, so split after its `)`.
+        let ppid: u32 = stat
+            .rsplit_once(')')?
+            .1
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        let runs = fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+        (ppid == parent && runs == exe).then_some(pid)
+    })
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// `bytes` without SGR sequences (`ESC [ … m`) and carriage returns: what is left is text.
+fn without_sgr(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"\x1b[")
+            && let Some(end) = bytes[i + 2..].iter().position(|&b| b == b'm')
+            && bytes[i + 2..i + 2 + end]
+                .iter()
+                .all(|b| b.is_ascii_digit() || *b == b';')
+        {
+            i += 2 + end + 1;
+            continue;
+        }
+        if bytes[i] != b'\r' {
+            out.push(bytes[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn ctrl_c_mid_copy_clears_the_bar_before_the_error_and_dies_by_sigint() {
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    require("script", "util-linux");
+    let env = TestEnv::new();
+    let bin = fs::canonicalize(BIN).unwrap();
+    // A real (not sparse) file, so the copy takes time; grown when a fast machine finished the
+    // copy before the signal arrived (at most 3 tries).
+    let mut size: u64 = 128 << 20;
+    let mut written: u64 = 0;
+    let chunk: Vec<u8> = (0..1u32 << 20).map(|i| (i % 251) as u8 + 1).collect();
+    for attempt in 1..=3 {
+        {
+            let mut f = fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(env.path("big.bin"))
+                .unwrap();
+            while written < size {
+                f.write_all(&chunk).unwrap();
+                written += chunk.len() as u64;
+            }
+        }
+        // `exec`: quill is script's child, and `script -e` reports its status.
+        let line = format!("exec {} transfer big.bin out.bin", shell_quote(BIN));
+        let mut running = env
+            .program("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env("TERM", "xterm")
+            .spawn();
+        let script_pid = running.id();
+        let mut pty = running.take_stdout();
+        let typescript = Arc::new(Mutex::new(Vec::new()));
+        let reader = {
+            let typescript = Arc::clone(&typescript);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = pty.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    typescript.lock().unwrap().extend_from_slice(&buf[..n]);
+                }
+            })
+        };
+        // Ctrl-C while the bar is showing: quill runs, its temp file exists, a bar was drawn.
+        let mut quill = None;
+        let mut signaled = false;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) && running.is_running() {
+            quill = quill.or_else(|| child_running(script_pid, &bin));
+            if let Some(pid) = quill
+                && !quill_temps(&env.dir).is_empty()
+                && find(&typescript.lock().unwrap(), b"% ").is_some()
+            {
+                // SAFETY: kill(2) on quill, the child of our not-yet-reaped script.
+                assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0, "kill {pid}");
+                signaled = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if !signaled && running.is_running() {
+            if let Some(pid) = quill {
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            running.fail("the bar never showed while quill copied");
+        }
+        let out = running.wait_at_most(Duration::from_secs(10));
+        reader.join().unwrap();
+        let ts = typescript.lock().unwrap().clone();
+        let shown = String::from_utf8_lossy(&ts).into_owned();
+        if out.code == 0 && exists(&env.path("out.bin")) && attempt < 3 {
+            // The copy won the race: again, with a larger file.
+            fs::remove_file(env.path("out.bin")).unwrap();
+            size *= 2;
+            continue;
+        }
+        // 130: death by SIGINT as `script -e` reports it (quill's own `interrupted` exit is 4).
+        out.check(
+            out.code == 128 + libc::SIGINT,
+            format!(
+                "quill dies by SIGINT (script -e: 130), got {}; pty: {shown:?}",
+                out.code
+            ),
+        );
+        let err = find(&ts, b"quill: error")
+            .unwrap_or_else(|| out.fail(&format!("no error line; pty: {shown:?}")));
+        let err_line = ts[err..].split(|&b| b == b'\n').next().unwrap();
+        out.check(
+            without_sgr(err_line) == b"quill: error: interrupted",
+            format!("the error line: {:?}", String::from_utf8_lossy(err_line)),
+        );
+        let (before, after) = ts.split_at(err);
+        let last_draw = rfind(before, b"% ")
+            .unwrap_or_else(|| out.fail(&format!("no bar drawn; pty: {shown:?}")));
+        out.check(
+            find(&before[..last_draw], b"big.bin").is_some(),
+            format!("the bar names the file; pty: {shown:?}"),
+        );
+        // The bar's line is erased after its last draw, and nothing but color codes follows
+        // the erase before the error.
+        let clear = rfind(before, b"\x1b[2K")
+            .filter(|&c| c > last_draw)
+            .unwrap_or_else(|| {
+                out.fail(&format!(
+                    "the bar is not cleared before the error; pty: {shown:?}"
+                ))
+            });
+        out.check(
+            without_sgr(&before[clear + 4..]).is_empty(),
+            format!("only the error after the erase; pty: {shown:?}"),
+        );
+        out.check(
+            [&b"%"[..], b"big.bin", b"MiB", b"\x1b[2K", b"ETA"]
+                .iter()
+                .all(|bar| find(after, bar).is_none()),
+            format!("nothing bar-like after the error; pty: {shown:?}"),
+        );
+        out.check(quill_temps(&env.dir).is_empty(), "no temp file is left");
+        out.check(!exists(&env.path("out.bin")), "out.bin does not exist");
+        let len = fs::metadata(env.path("big.bin")).unwrap().len();
+        out.check(len == written, format!("big.bin is unchanged: {len} bytes"));
+        return;
+    }
+}
