@@ -576,6 +576,65 @@ mod tests {
         }
     }
 
+    fn change_report(
+        dir: &Path,
+        old: Option<&[u8]>,
+        new: &[u8],
+        deleted: Option<u32>,
+    ) -> MutationReport {
+        let s = settings(dir, false);
+        let resolved = paths::resolve(dir, None, Path::new("f")).unwrap();
+        report(
+            &s,
+            Change {
+                op: "undo",
+                resolved: &resolved,
+                created: old.is_none(),
+                deleted,
+                dry_run: true,
+                old,
+                new: Some(new),
+                bytes: new.len() as u64,
+                sha256: String::new(),
+                previous_sha256: None,
+                patch_unavailable: None,
+            },
+        )
+    }
+
+    /// One side in UTF-16 is enough: no byte-exact text patch can exist.
+    #[test]
+    fn a_change_to_or_from_utf16_has_no_patch() {
+        let (_t, dir) = tmp();
+        let utf16 = [0xFF, 0xFE, b'h', 0, b'i', 0, b'\n', 0];
+        let to = change_report(&dir, Some(b"hi\n"), &utf16, None);
+        assert!(to.patch.is_none() && to.patch_unavailable.is_some());
+        let from = change_report(&dir, Some(&utf16), b"hi\n", None);
+        assert!(from.patch.is_none() && from.patch_unavailable.is_some());
+        let plain = change_report(&dir, Some(b"hi\n"), b"ho\n", None);
+        assert!(plain.patch.is_some() && plain.patch_unavailable.is_none());
+    }
+
+    /// An undone creation's patch deletes the file with its git mode: 100755 only when an
+    /// execute bit is set.
+    #[test]
+    fn a_deletion_patch_names_the_git_mode() {
+        let (_t, dir) = tmp();
+        for (mode, git) in [
+            (0o100644, "100644"),
+            (0o100600, "100644"),
+            (0o100755, "100755"),
+            (0o100700, "100755"),
+        ] {
+            let r = change_report(&dir, Some(b"x\n"), b"", Some(mode));
+            let patch = r.patch.unwrap();
+            assert!(
+                patch.contains(&format!("deleted file mode {git}\n")),
+                "{mode:o}: {patch}"
+            );
+        }
+    }
+
     #[test]
     fn content_over_the_diff_cap_gets_no_diff() {
         let (_t, dir) = tmp();
