@@ -24,7 +24,8 @@
 # cargo-mutants runs there `--in-place` with the baseline skipped (run the tests green
 # first). Each file is mutated on its own, and each of its mutants runs only the tests that
 # exercise that file: its unit tests plus the integration tests of the guarded layer
-# (`tests/it/guards.rs`) and of the commands that sit directly on it — not the whole suite.
+# (`tests/it/guards.rs`) and of the commands that sit directly on it — not the whole suite —
+# ignored ones included (strace, root), so run it where CI runs.
 # quill itself is built at opt-level 0 without debug info for the mutants (dependencies keep
 # their cached optimized builds), which roughly halves each mutant's build.
 #
@@ -108,7 +109,7 @@ for f in "${files[@]}"; do
             --output "$out" \
             "${profile[@]/#/--cargo-arg=}" \
             "${extra[@]}" \
-            -- --lib --test it -- "${filt[@]}"
+            -- --lib --test it -- --include-ignored "${filt[@]}"
     ) || true
     o=$out/mutants.out
     if [[ -d $o ]]; then
