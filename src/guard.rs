@@ -602,6 +602,21 @@ mod tests {
         )
     }
 
+    /// A directory fsync that fails after a change is the run's warning, not an error.
+    #[test]
+    fn a_failed_directory_fsync_is_a_warning() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir, false);
+        sync_dir(&s, &dir.join("gone/f"));
+        let w = s.warnings.take();
+        assert!(
+            w.len() == 1 && w[0].contains("durability unconfirmed"),
+            "{w:?}"
+        );
+        sync_dir(&s, &dir.join("f"));
+        assert!(s.warnings.take().is_empty());
+    }
+
     /// One side in UTF-16 is enough: no byte-exact text patch can exist.
     #[test]
     fn a_change_to_or_from_utf16_has_no_patch() {
