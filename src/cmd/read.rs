@@ -186,30 +186,14 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
         Sniffed::Text { encoding }
             if !is_notebook && matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) =>
         {
-            hasher.update(first);
-            let bom = encoding.bom().len().min(first.len());
-            let mut pager = Pager::new(spec);
-            pager.feed(&first[bom..]);
-            loop {
-                let n = read_some(&mut file, &mut buf, path)?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buf[..n]);
-                pager.feed(&buf[..n]);
-            }
+            let (page, _) = stream_page(&mut file, &mut buf, n, spec, encoding, &mut hasher, path)?;
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
-            fill_page(&mut r, pager.finish(), path, spec)?;
+            fill_page(&mut r, page, path, spec)?;
         }
         Sniffed::Text { encoding } => {
             let whole = read_whole(&mut file, first, &mut hasher, path, before.size)?;
-            let bom = encoding.bom().len().min(whole.len());
-            let (text, lossy) = match encoding {
-                Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
-                Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
-                _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
-            };
+            let (text, lossy) = decode_whole(&whole, encoding);
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
             if is_notebook {
@@ -349,32 +333,17 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
             ));
         }
         Sniffed::Text { encoding } if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
-            hasher.update(first);
-            let bom = encoding.bom().len().min(first.len());
-            let mut pager = Pager::new(spec);
-            pager.feed(&first[bom..]);
-            loop {
-                let n = read_some(&mut input, &mut buf, path)?;
-                if n == 0 {
-                    break;
-                }
-                size += n as u64;
-                hasher.update(&buf[..n]);
-                pager.feed(&buf[..n]);
-            }
+            let (page, rest) =
+                stream_page(&mut input, &mut buf, n, spec, encoding, &mut hasher, path)?;
+            size += rest;
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
-            fill_page(&mut r, pager.finish(), path, spec)?;
+            fill_page(&mut r, page, path, spec)?;
         }
         Sniffed::Text { encoding } => {
             let whole = read_whole(&mut input, first, &mut hasher, path, 0)?;
             size = whole.len() as u64;
-            let bom = encoding.bom().len().min(whole.len());
-            let (text, lossy) = match encoding {
-                Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
-                Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
-                _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
-            };
+            let (text, lossy) = decode_whole(&whole, encoding);
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
             fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
@@ -389,6 +358,47 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
         ));
     }
     Ok(Report::Read(r))
+}
+
+/// Page UTF-8 text whose first `filled` bytes are already in `buf` (BOM skipped) and whose
+/// rest streams from `input` through `buf`, hashing every byte; returns the page and how many
+/// bytes followed the first ones.
+fn stream_page(
+    input: &mut impl Read,
+    buf: &mut [u8],
+    filled: usize,
+    spec: PageSpec,
+    encoding: Encoding,
+    hasher: &mut Sha256,
+    path: &Path,
+) -> Result<(Page, u64)> {
+    let first = &buf[..filled];
+    hasher.update(first);
+    let bom = encoding.bom().len().min(first.len());
+    let mut pager = Pager::new(spec);
+    pager.feed(&first[bom..]);
+    let mut rest = 0u64;
+    loop {
+        let n = read_some(input, buf, path)?;
+        if n == 0 {
+            break;
+        }
+        rest += n as u64;
+        hasher.update(&buf[..n]);
+        pager.feed(&buf[..n]);
+    }
+    Ok((pager.finish(), rest))
+}
+
+/// A whole text without its BOM, decoded: UTF-16 by its byte order, else lossy UTF-8;
+/// whether anything was replaced by U+FFFD (UTF-16 only: UTF-8 lossiness is the pager's).
+fn decode_whole(whole: &[u8], encoding: Encoding) -> (String, bool) {
+    let bom = encoding.bom().len().min(whole.len());
+    match encoding {
+        Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
+        Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
+        _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
+    }
 }
 
 /// Move a finished page into the report, or turn it into the error it implies.
