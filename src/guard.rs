@@ -4,7 +4,7 @@
 //! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
 //! the diff into a `MutationReport`. The commands only decide *what* the new content is.
 
-use std::fs::{self, Metadata};
+use std::fs::Metadata;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -12,6 +12,7 @@ use std::path::Path;
 use crate::diff::{self, PatchTarget};
 use crate::error::{Error, Result};
 use crate::lock::LockGuard;
+use crate::parent::{Parent, Parents};
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity, sha256_bytes};
 use crate::publish::{self, Staged};
@@ -59,19 +60,48 @@ pub(crate) struct Current {
     pub bytes: Option<Vec<u8>>,
 }
 
-/// Open and hash the target (None: it does not exist). Content up to `keep` bytes is kept in
-/// memory; with `refuse_above`, a larger file is `file_too_large`.
-pub(crate) fn current(
+/// The target's parent directory, held open from here on (None: it does not exist yet). Every
+/// later step of the change names the target relative to it (`parent`), so a directory swapped
+/// for a link after the resolution can redirect none of them.
+pub(crate) fn parent(s: &Settings, target: &Path) -> Result<Option<Parent>> {
+    match Parent::open(s.root.as_ref(), target, Parents::Existing) {
+        Ok(p) => Ok(Some(p)),
+        Err(Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The directory to publish in: the one held, or — when it did not exist — the missing
+/// directories created now, one `mkdirat` at a time beneath the root (`no_parents`: refused
+/// as `not_found` instead).
+pub(crate) fn parent_to_publish(
     s: &Settings,
     target: &Path,
+    held: Option<Parent>,
+    no_parents: bool,
+) -> Result<Parent> {
+    match held {
+        Some(p) => Ok(p),
+        None if no_parents => Err(paths::not_found(target.parent().unwrap_or(target))),
+        None => Parent::open(s.root.as_ref(), target, Parents::Create),
+    }
+}
+
+/// Open and hash the target in its held directory (None: it, or its directory, does not
+/// exist). Content up to `keep` bytes is kept in memory; with `refuse_above`, a larger file is
+/// `file_too_large`.
+pub(crate) fn current(
+    parent: Option<&Parent>,
     keep: u64,
     refuse_above: Option<u64>,
 ) -> Result<Option<Current>> {
-    match fs::symlink_metadata(target) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        _ => {}
-    }
-    let (mut file, meta) = probe::open_regular(s.root.as_ref(), target)?;
+    let Some(parent) = parent else {
+        return Ok(None);
+    };
+    let target = parent.target();
+    let Some((mut file, meta)) = parent.open_target()? else {
+        return Ok(None);
+    };
     if let Some(limit) = refuse_above.filter(|l| meta.size() > *l) {
         return Err(Error::FileTooLarge {
             path: target.to_path_buf(),
@@ -85,8 +115,8 @@ pub(crate) fn current(
             .take(keep + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| Error::io("read", target, e))?;
-        if bytes.len() as u64 > keep {
-            // It grew while we read it: whoever writes it is not a quill process.
+        if bytes.len() as u64 > keep || bytes.len() as u64 != meta.size() {
+            // It grew (or shrank) while we read it: whoever writes it is not a quill process.
             return Err(Error::ChangedDuringRead {
                 path: target.to_path_buf(),
             });
@@ -159,53 +189,41 @@ pub(crate) fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
     }
 }
 
-/// Publish `staged` over the existing file (`Some(meta)`) or as a new file (`None`).
+/// Publish `staged` over the existing file (`Some(meta)`) or as a new file (`None`); returns
+/// the published file's metadata (from its descriptor).
 pub(crate) fn commit(
     s: &Settings,
-    target: &Path,
     staged: Staged,
     existing: Option<&Metadata>,
-) -> Result<()> {
+) -> Result<Metadata> {
     let committed = match existing {
         Some(meta) => {
-            warn_hard_links(s, target, meta);
+            warn_hard_links(s, staged.target(), meta);
             staged.commit_replace(meta)?
         }
         None => staged.commit_new()?,
     };
-    warn_all(s, committed);
-    Ok(())
+    warn_all(s, committed.warnings);
+    Ok(committed.meta)
 }
 
-/// fsync the directory of `path` after a change in it (a removal, a rename), a failure being
-/// a warning: `publish::sync_dir` with its warnings handed to the run.
-pub(crate) fn sync_dir(s: &Settings, path: &Path) {
-    warn_all(s, publish::sync_dir(path));
+/// fsync `parent`'s directory after a change in it (a removal, a rename), a failure being a
+/// warning: `publish::sync_dir` with its warnings handed to the run.
+pub(crate) fn sync_dir(s: &Settings, parent: &Parent) {
+    warn_all(s, publish::sync_dir(parent));
 }
 
-fn warn_all(s: &Settings, committed: publish::Committed) {
-    for w in committed.warnings {
+fn warn_all(s: &Settings, warnings: Vec<String>) {
+    for w in warnings {
         s.warn(w);
     }
 }
 
-/// Stage `bytes` next to `target` (creating parents unless `no_parents`).
-pub(crate) fn stage(target: &Path, bytes: &[u8], no_parents: bool) -> Result<Staged> {
-    ensure_parent(target, no_parents)?;
-    let mut staged = Staged::new(target)?;
+/// Stage `bytes` in `parent`'s directory.
+pub(crate) fn stage<'p>(parent: &'p Parent, bytes: &[u8]) -> Result<Staged<'p>> {
+    let mut staged = Staged::new(parent)?;
     staged.write_all(bytes)?;
     Ok(staged)
-}
-
-pub(crate) fn ensure_parent(target: &Path, no_parents: bool) -> Result<()> {
-    let parent = target.parent().unwrap_or(Path::new("/"));
-    if parent.is_dir() {
-        return Ok(());
-    }
-    if no_parents {
-        return Err(paths::not_found(parent));
-    }
-    publish::create_parents(target)
 }
 
 /// After publication: the new content becomes the session's baseline and the undo step is
@@ -216,9 +234,9 @@ pub(crate) fn record(
     new_sha256: &str,
     complete: bool,
     before: Before,
-) -> Result<()> {
-    let meta = fs::metadata(target).map_err(|e| Error::io("inspect", target, e))?;
-    let id = Identity::of(&meta);
+    published: &Metadata,
+) {
+    let id = Identity::of(published);
     let baseline = Baseline::new(target, new_sha256.to_string(), &id, complete);
     let key = path_key(target);
     let store = s.store();
@@ -229,7 +247,6 @@ pub(crate) fn record(
         history.push(session, &key, before, new_sha256);
     });
     committed_anyway(s, target, updated);
-    Ok(())
 }
 
 /// The change is on disk whatever the state update says: a failure there is a warning (the
@@ -464,6 +481,7 @@ pub(crate) fn read_capped(
 mod tests {
     use super::*;
     use crate::output::{Format, OutputConfig};
+    use std::fs;
     use std::path::PathBuf;
     use std::time::Duration;
 
@@ -489,6 +507,10 @@ mod tests {
         }
     }
 
+    fn cur(s: &Settings, path: &Path, keep: u64, refuse: Option<u64>) -> Result<Option<Current>> {
+        current(parent(s, path)?.as_ref(), keep, refuse)
+    }
+
     fn tmp() -> (tempfile::TempDir, PathBuf) {
         let t = tempfile::tempdir().unwrap();
         let dir = fs::canonicalize(t.path()).unwrap();
@@ -499,15 +521,14 @@ mod tests {
     fn current_of_a_missing_file_is_none_of_anything_else_an_error() {
         let (_t, dir) = tmp();
         let s = settings(&dir, false);
-        assert!(
-            current(&s, &dir.join("missing"), 100, None)
-                .unwrap()
-                .is_none()
-        );
+        assert!(cur(&s, &dir.join("missing"), 100, None).unwrap().is_none());
+        assert!(cur(&s, &dir.join("no/such"), 100, None).unwrap().is_none());
         fs::write(dir.join("f"), b"x").unwrap();
-        // ENOTDIR is not "missing": a component is a file.
-        assert!(current(&s, &dir.join("f/x"), 100, None).is_err());
-        let e = current(&s, &dir, 100, None).err().unwrap();
+        // A component that is a file: nothing to read, and nothing can be created there.
+        assert!(cur(&s, &dir.join("f/x"), 100, None).unwrap().is_none());
+        let e = parent_to_publish(&s, &dir.join("f/x"), None, false).unwrap_err();
+        assert_eq!(e.kind(), "not_found");
+        let e = cur(&s, &dir, 100, None).err().unwrap();
         assert_eq!(e.kind(), "is_directory");
     }
 
@@ -518,12 +539,12 @@ mod tests {
         let f = dir.join("f");
         fs::write(&f, b"0123456789").unwrap();
         let whole = sha256_bytes(b"0123456789");
-        let c = current(&s, &f, 10, Some(10)).unwrap().unwrap();
+        let c = cur(&s, &f, 10, Some(10)).unwrap().unwrap();
         assert_eq!(c.bytes.as_deref(), Some(&b"0123456789"[..]));
         assert_eq!(c.sha256, whole);
-        let c = current(&s, &f, 9, None).unwrap().unwrap();
+        let c = cur(&s, &f, 9, None).unwrap().unwrap();
         assert_eq!((c.bytes, c.sha256), (None, whole.clone()));
-        let e = current(&s, &f, 100, Some(9)).err().unwrap();
+        let e = cur(&s, &f, 100, Some(9)).err().unwrap();
         assert!(
             matches!(
                 e,
@@ -535,7 +556,7 @@ mod tests {
             ),
             "{e:?}"
         );
-        let c = current(&s, &f, 11, Some(11)).unwrap().unwrap();
+        let c = cur(&s, &f, 11, Some(11)).unwrap().unwrap();
         assert_eq!(c.meta.size(), 10);
     }
 
@@ -570,7 +591,9 @@ mod tests {
     fn a_file_longer_than_its_size_is_changed_during_read() {
         let (_t, dir) = tmp();
         let s = settings(&dir, false);
-        match current(&s, Path::new("/proc/self/status"), 0, None) {
+        let _ = s;
+        let parent = Parent::open(None, Path::new("/proc/self/status"), Parents::Existing).unwrap();
+        match current(Some(&parent), 0, None) {
             Err(e) => assert_eq!(e.kind(), "changed_during_read"),
             Ok(_) => panic!("a file longer than its size was hashed"),
         }
@@ -600,21 +623,6 @@ mod tests {
                 patch_unavailable: None,
             },
         )
-    }
-
-    /// A directory fsync that fails after a change is the run's warning, not an error.
-    #[test]
-    fn a_failed_directory_fsync_is_a_warning() {
-        let (_t, dir) = tmp();
-        let s = settings(&dir, false);
-        sync_dir(&s, &dir.join("gone/f"));
-        let w = s.warnings.take();
-        assert!(
-            w.len() == 1 && w[0].contains("durability unconfirmed"),
-            "{w:?}"
-        );
-        sync_dir(&s, &dir.join("f"));
-        assert!(s.warnings.take().is_empty());
     }
 
     /// One side in UTF-16 is enough: no byte-exact text patch can exist.
@@ -726,14 +734,25 @@ mod tests {
     }
 
     #[test]
-    fn ensure_parent_creates_or_refuses() {
+    fn the_parent_to_publish_in_is_created_or_refused() {
         let (_t, dir) = tmp();
+        let s = settings(&dir, false);
         let nested = dir.join("a/b/f");
+        assert!(parent(&s, &nested).unwrap().is_none());
         assert_eq!(
-            ensure_parent(&nested, true).unwrap_err().kind(),
+            parent_to_publish(&s, &nested, None, true)
+                .unwrap_err()
+                .kind(),
             "not_found"
         );
-        ensure_parent(&nested, false).unwrap();
+        assert!(!dir.join("a").exists());
+        let p = parent_to_publish(&s, &nested, None, false).unwrap();
         assert!(dir.join("a/b").is_dir());
+        assert_eq!(p.target(), nested);
+        // Beneath a root too.
+        let rooted = settings(&dir, true);
+        let deeper = dir.join("c/d/f");
+        parent_to_publish(&rooted, &deeper, None, false).unwrap();
+        assert!(dir.join("c/d").is_dir());
     }
 }

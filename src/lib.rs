@@ -18,6 +18,7 @@ pub(crate) mod lock;
 pub mod notebook;
 pub(crate) mod output;
 pub mod page;
+pub(crate) mod parent;
 pub(crate) mod paths;
 pub(crate) mod probe;
 pub(crate) mod publish;

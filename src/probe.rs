@@ -108,8 +108,9 @@ pub(crate) fn open_checked(
     let file = match root.and_then(|r| path.strip_prefix(&r.dir).ok().map(|rel| (r, rel))) {
         Some((root, rel)) => match open_beneath(root, rel, path)? {
             Some(file) => file,
-            // Kernels without openat2 (or seccomp filters that hide it).
-            None => open_flagged(path, false).map_err(|e| open_error(path, e))?,
+            // Kernels without openat2 (or seccomp filters that hide it): one component at a
+            // time from the root, never following a link.
+            None => crate::parent::open_file_walking(root, rel)?,
         },
         None => open_flagged(path, false).map_err(|e| open_error(path, e))?,
     };
@@ -165,7 +166,7 @@ pub(crate) fn resolve_flags() -> ResolveFlags {
 }
 
 /// Layer 2 under a root: `openat2` of `rel` from the root directory. `None` when the kernel
-/// has no `openat2` (the caller then opens by path, the resolution having been checked).
+/// has no `openat2` (the caller then walks the path with `parent::open_file_walking`).
 pub(crate) fn open_beneath(root: &Root, rel: &Path, path: &Path) -> Result<Option<File>> {
     let dir = File::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
     let rel = if rel.as_os_str().is_empty() {

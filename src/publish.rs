@@ -1,92 +1,122 @@
-//! Atomic publication (SPEC §1.5) and the file-system primitives it is made of, each written
-//! once for all of quill: new content is staged in a temporary file in the target's own
-//! directory (`.<name>.quill-<random>.tmp`), flushed and fsync'ed, given the original file's
-//! permission bits and owner (`copy_owner`, where the process may), then renamed over the
-//! target — or, for a file that must not exist yet, published with `rename_noreplace`
-//! (`renameat2 RENAME_NOREPLACE`, falling back to `link` + `unlink`) so nothing is ever
-//! clobbered. The directory is fsync'ed afterwards (`sync_dir`); a failure there is a warning,
-//! never a retry. Until the rename, every error or interruption removes the temporary file and
-//! leaves the target as it was. This module knows nothing of sessions or locks.
+//! Atomic publication (SPEC §1.5), every step relative to the target's held parent directory
+//! (`parent::Parent`): new content is staged in a temporary file in the target's own directory
+//! (`.<name>.quill-<random>.tmp`, created with `O_CREAT|O_EXCL|O_NOFOLLOW`), flushed and
+//! fsync'ed, given the original file's permission bits and owner (`copy_owner`, where the
+//! process may), then renamed over the target — or, for a file that must not exist yet,
+//! published with `Parent::rename_noreplace` (`renameat2 RENAME_NOREPLACE`, falling back to
+//! `linkat` + `unlinkat`) so nothing is ever clobbered. The directory is fsync'ed afterwards; a
+//! failure there is a warning, never a retry. Until the rename, every error or interruption
+//! removes the temporary file and leaves the target as it was. This module knows nothing of
+//! sessions or locks.
 
+use std::ffi::OsString;
 use std::fs::{self, File, Metadata, Permissions};
 use std::io::{self, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
-
-use rustix::fs::{CWD, RenameFlags};
-use rustix::io::Errno;
-use tempfile::NamedTempFile;
+use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::parent::{NoReplace, NoReplaceError, Parent};
 use crate::signals;
 
 /// Bytes written between two checks for Ctrl-C / SIGTERM.
 const WRITE_SLICE: usize = 1024 * 1024;
 
-/// A temporary file next to `target`, removed on drop unless committed.
-pub(crate) struct Staged {
-    tmp: NamedTempFile,
-    target: PathBuf,
+/// The longest part of the target's name kept in a temporary name (names are at most 255 bytes).
+const NAME_KEPT: usize = 200;
+
+/// A temporary file in `parent`'s directory, removed on drop unless published.
+pub(crate) struct Staged<'p> {
+    parent: &'p Parent,
+    file: File,
+    /// The temporary file's name in the directory.
+    name: OsString,
+    published: bool,
     /// The caller set the permission bits (`set_mode`): sealing keeps them.
     mode_chosen: bool,
 }
 
 /// What a commit has to tell besides success.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Committed {
     pub warnings: Vec<String>,
+    /// The published file's metadata, from its descriptor (never from its path, which another
+    /// process may already have changed: a change that landed is never reported as failed).
+    pub meta: Metadata,
 }
 
-impl Staged {
-    /// Create the temporary file in `target`'s directory, private (0600) until it is sealed:
+impl<'p> Staged<'p> {
+    /// Create the temporary file in `parent`'s directory, private (0600) until it is sealed:
     /// new content of a private file is never readable by others, even for a moment.
-    pub(crate) fn new(target: &Path) -> Result<Staged> {
-        let dir = target.parent().unwrap_or(Path::new("/"));
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}.quill-"))
-            .suffix(".tmp")
-            .rand_bytes(8)
-            .permissions(Permissions::from_mode(0o600))
-            .tempfile_in(dir)
-            .map_err(|e| Error::io("create a temporary file in", dir, e))?;
-        Ok(Staged {
-            tmp,
-            target: target.to_path_buf(),
-            mode_chosen: false,
-        })
+    pub(crate) fn new(parent: &'p Parent) -> Result<Staged<'p>> {
+        let base = parent.name().as_bytes();
+        let base = &base[..base.len().min(NAME_KEPT)];
+        let mut last = None;
+        for _ in 0..32 {
+            let mut name = Vec::with_capacity(base.len() + 20);
+            name.push(b'.');
+            name.extend_from_slice(base);
+            name.extend_from_slice(b".quill-");
+            name.extend((0..8).map(|_| fastrand::alphanumeric() as u8));
+            name.extend_from_slice(b".tmp");
+            let name = OsString::from_vec(name);
+            match parent.create_exclusive(&name, 0o600) {
+                Ok(file) => {
+                    return Ok(Staged {
+                        parent,
+                        file,
+                        name,
+                        published: false,
+                        mode_chosen: false,
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => {
+                    return Err(Error::io(
+                        "create a temporary file in",
+                        parent.dir_path(),
+                        e,
+                    ));
+                }
+            }
+        }
+        Err(Error::io(
+            "create a temporary file in",
+            parent.dir_path(),
+            last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
+        ))
     }
 
     #[cfg(test)]
-    pub(crate) fn path(&self) -> &Path {
-        self.tmp.path()
+    pub(crate) fn name(&self) -> &std::ffi::OsStr {
+        &self.name
+    }
+
+    pub(crate) fn target(&self) -> &Path {
+        self.parent.target()
     }
 
     pub(crate) fn file_mut(&mut self) -> &mut File {
-        self.tmp.as_file_mut()
+        &mut self.file
     }
 
     /// Give the temporary file its final permission bits now (before any data, for a private
     /// file); a new file then keeps them instead of the umask default.
     pub(crate) fn set_mode(&mut self, mode: u32) -> Result<()> {
         self.mode_chosen = true;
-        self.tmp
-            .as_file()
+        self.file
             .set_permissions(Permissions::from_mode(mode))
-            .map_err(|e| Error::io("set the permissions of", &self.target, e))
+            .map_err(|e| Error::io("set the permissions of", self.parent.target(), e))
     }
 
     /// Write all of `bytes`, checking for interruption between slices.
     pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         for slice in bytes.chunks(WRITE_SLICE) {
             signals::check()?;
-            self.tmp
-                .as_file_mut()
+            self.file
                 .write_all(slice)
-                .map_err(|e| Error::io("write", &self.target, e))?;
+                .map_err(|e| Error::io("write", self.parent.target(), e))?;
         }
         Ok(())
     }
@@ -94,57 +124,95 @@ impl Staged {
     /// fsync the content and give it `like`'s permission bits and owner (when allowed).
     fn seal(&mut self, like: Option<&Metadata>) -> Result<()> {
         signals::check()?;
-        let file = self.tmp.as_file_mut();
+        let target = self.parent.target();
         if let Some(meta) = like {
-            copy_owner(file, meta);
-            file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
-                .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
+            copy_owner(&self.file, meta);
+            self.file
+                .set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+                .map_err(|e| Error::io("set the permissions of", target, e))?;
         } else if !self.mode_chosen {
             // A new file gets what open(2) would give it: 0666 less the umask.
-            file.set_permissions(Permissions::from_mode(0o666 & !umask()))
-                .map_err(|e| Error::io("set the permissions of", &self.target, e))?;
+            self.file
+                .set_permissions(Permissions::from_mode(0o666 & !umask()))
+                .map_err(|e| Error::io("set the permissions of", target, e))?;
         }
-        file.sync_all()
-            .map_err(|e| Error::io("fsync", &self.target, e))?;
+        self.file
+            .sync_all()
+            .map_err(|e| Error::io("fsync", target, e))?;
         signals::check()
     }
 
     /// Replace the existing target (keeping `like`'s permissions), then fsync the directory.
     pub(crate) fn commit_replace(mut self, like: &Metadata) -> Result<Committed> {
         self.seal(Some(like))?;
-        fs::rename(self.tmp.path(), &self.target)
-            .map_err(|e| Error::io("rename over", &self.target, e))?;
+        self.parent
+            .rename_over(&self.name)
+            .map_err(|e| Error::io("rename over", self.parent.target(), e))?;
         self.finish()
     }
 
     /// Publish a file that must not exist yet: `create_conflict` if someone created it first.
     pub(crate) fn commit_new(self) -> Result<Committed> {
-        self.commit_new_with(rename_noreplace)
+        self.commit_new_with(Parent::rename_noreplace)
     }
 
     /// `commit_new` through `publish` (`rename_noreplace`, or its link fallback alone in tests).
     fn commit_new_with(
         mut self,
-        publish: fn(&Path, &Path) -> Result<NoReplace, NoReplaceError>,
+        publish: fn(&Parent, &std::ffi::OsStr) -> Result<NoReplace, NoReplaceError>,
     ) -> Result<Committed> {
         self.seal(None)?;
-        match publish(self.tmp.path(), &self.target) {
+        match publish(self.parent, &self.name) {
             // After a link the temporary name was unlinked (a failure there leaves a stray
             // name, as a crash would; the drop guard below never touches it again).
             Ok(_) => self.finish(),
             Err(NoReplaceError::Exists) => Err(Error::CreateConflict {
-                path: self.target.clone(),
+                path: self.target().to_path_buf(),
             }),
-            Err(NoReplaceError::Rename(e)) => Err(Error::io("rename to", &self.target, e)),
-            Err(NoReplaceError::Link(e)) => Err(Error::io("link", &self.target, e)),
+            Err(NoReplaceError::Rename(e)) => Err(Error::io("rename to", self.target(), e)),
+            Err(NoReplaceError::Link(e)) => Err(Error::io("link", self.target(), e)),
         }
     }
 
-    fn finish(self) -> Result<Committed> {
-        // The temporary name no longer exists: stop the drop guard from touching the path.
-        let target = self.target.clone();
-        let _ = self.tmp.into_temp_path().keep();
-        Ok(sync_dir(&target))
+    fn finish(mut self) -> Result<Committed> {
+        // The temporary name no longer exists: the drop guard must not touch it.
+        self.published = true;
+        let mut warnings = sync_dir(self.parent);
+        // The descriptor is the published file: its metadata, whatever the path names now.
+        let meta = match self.file.metadata() {
+            Ok(meta) => meta,
+            Err(e) => {
+                // fstat of an open descriptor does not fail in practice; the directory's
+                // metadata stands in rather than turning a landed change into an error.
+                warnings.push(format!(
+                    "committed, but its metadata could not be read: {e}"
+                ));
+                self.parent
+                    .dir_metadata()
+                    .map_err(|_| Error::io("inspect", self.parent.target(), e))?
+            }
+        };
+        Ok(Committed { warnings, meta })
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if !self.published {
+            let _ = self.parent.unlink(&self.name);
+        }
+    }
+}
+
+/// fsync `parent`'s directory after a rename, link or unlink in it; a failure is a warning
+/// ("committed, durability unconfirmed"), never an error: the change has happened.
+pub(crate) fn sync_dir(parent: &Parent) -> Vec<String> {
+    match parent.sync() {
+        Ok(()) => Vec::new(),
+        Err(e) => vec![format!(
+            "committed, durability unconfirmed: fsync of {} failed: {e}",
+            parent.dir_path().display()
+        )],
     }
 }
 
@@ -172,81 +240,14 @@ pub(crate) fn copy_owner(file: &File, like: &Metadata) {
     );
 }
 
-/// How `rename_noreplace` published.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum NoReplace {
-    /// One `renameat2(RENAME_NOREPLACE)`.
-    Renamed,
-    /// The fallback: `link` then `unlink` of the old name. `unlinked` is the unlink's error,
-    /// if any (the new name exists either way).
-    Linked { unlinked: Option<String> },
-}
-
-/// Why `rename_noreplace` did not publish.
-#[derive(Debug)]
-pub(crate) enum NoReplaceError {
-    /// The new name exists: nothing was changed.
-    Exists,
-    /// The rename failed (e.g. `EXDEV`): nothing was changed.
-    Rename(io::Error),
-    /// The link fallback failed (no hard links here, another mount): nothing was changed.
-    Link(io::Error),
-}
-
-/// Give `from` the name `to` unless `to` exists — never replacing anything, even a name
-/// created a moment before. Filesystems without `RENAME_NOREPLACE` (`EINVAL`, `ENOSYS`,
-/// `ENOTSUP`) get `link_noreplace`.
-pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> Result<NoReplace, NoReplaceError> {
-    match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
-        Ok(()) => Ok(NoReplace::Renamed),
-        Err(Errno::EXIST) => Err(NoReplaceError::Exists),
-        Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => link_noreplace(from, to),
-        Err(e) => Err(NoReplaceError::Rename(io::Error::from(e))),
-    }
-}
-
-/// The fallback of `rename_noreplace`, callable alone: `link(2)` never replaces either; the
-/// old name is unlinked afterwards.
-pub(crate) fn link_noreplace(from: &Path, to: &Path) -> Result<NoReplace, NoReplaceError> {
-    match fs::hard_link(from, to) {
-        Ok(()) => Ok(NoReplace::Linked {
-            unlinked: fs::remove_file(from).err().map(|e| e.to_string()),
-        }),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(NoReplaceError::Exists),
-        Err(e) => Err(NoReplaceError::Link(e)),
-    }
-}
-
-/// fsync the directory holding `target`, after a rename, link or unlink in it; a failure is a
-/// warning ("committed, durability unconfirmed"), never an error: the change has happened.
-pub(crate) fn sync_dir(target: &Path) -> Committed {
-    let dir = target.parent().unwrap_or(Path::new("/"));
-    let mut c = Committed::default();
-    if let Err(e) = fsync_dir(dir) {
-        c.warnings.push(format!(
-            "committed, durability unconfirmed: fsync of {} failed: {e}",
-            dir.display()
-        ));
-    }
-    c
-}
-
-/// fsync a directory (opened read-only: a directory cannot be opened for writing).
-fn fsync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// Create missing parent directories of `target` (mode 0777 less the umask).
-pub(crate) fn create_parents(target: &Path) -> Result<()> {
-    if let Some(dir) = target.parent().filter(|d| !d.exists()) {
-        fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parent::Parents;
+
+    fn parent_of(target: &Path) -> Parent {
+        Parent::open(None, target, Parents::Existing).unwrap()
+    }
 
     #[test]
     fn replace_keeps_mode_and_leaves_no_temp() {
@@ -255,11 +256,13 @@ mod tests {
         fs::write(&target, b"old").unwrap();
         fs::set_permissions(&target, Permissions::from_mode(0o640)).unwrap();
         let meta = fs::metadata(&target).unwrap();
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"new").unwrap();
-        s.commit_replace(&meta).unwrap();
+        let c = s.commit_replace(&meta).unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new");
         assert_eq!(fs::metadata(&target).unwrap().mode() & 0o777, 0o640);
+        assert_eq!(c.meta.ino(), fs::metadata(&target).unwrap().ino());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
@@ -268,7 +271,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("f.txt");
         fs::write(&target, b"theirs").unwrap();
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"ours").unwrap();
         assert_eq!(s.commit_new().unwrap_err().kind(), "create_conflict");
         assert_eq!(fs::read(&target).unwrap(), b"theirs");
@@ -291,7 +295,8 @@ mod tests {
     fn a_new_file_gets_the_umask_default_or_the_chosen_mode() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("new.txt");
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"x").unwrap();
         s.commit_new().unwrap();
         assert_eq!(
@@ -299,7 +304,8 @@ mod tests {
             0o666 & !umask_now()
         );
         let chosen = dir.path().join("chosen.txt");
-        let mut s = Staged::new(&chosen).unwrap();
+        let p = parent_of(&chosen);
+        let mut s = Staged::new(&p).unwrap();
         s.set_mode(0o604).unwrap();
         s.write_all(b"x").unwrap();
         s.commit_new().unwrap();
@@ -312,7 +318,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("big");
         let data: Vec<u8> = (0..WRITE_SLICE * 2 + 3).map(|i| (i % 251) as u8).collect();
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(&data).unwrap();
         s.commit_new().unwrap();
         assert_eq!(fs::read(&target).unwrap(), data);
@@ -321,19 +328,17 @@ mod tests {
     #[test]
     fn rename_noreplace_renames_or_refuses() {
         let dir = tempfile::tempdir().unwrap();
-        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-        fs::write(&a, b"A").unwrap();
-        assert_eq!(rename_noreplace(&a, &b).unwrap(), NoReplace::Renamed);
-        assert_eq!(fs::read(&b).unwrap(), b"A");
-        fs::write(&a, b"A2").unwrap();
+        let a = std::ffi::OsStr::new("a");
+        fs::write(dir.path().join("a"), b"A").unwrap();
+        let b = parent_of(&dir.path().join("b"));
+        assert_eq!(b.rename_noreplace(a).unwrap(), NoReplace::Renamed);
+        assert_eq!(fs::read(dir.path().join("b")).unwrap(), b"A");
+        fs::write(dir.path().join("a"), b"A2").unwrap();
+        assert!(matches!(b.rename_noreplace(a), Err(NoReplaceError::Exists)));
+        assert_eq!(fs::read(dir.path().join("b")).unwrap(), b"A");
+        let c = parent_of(&dir.path().join("c"));
         assert!(matches!(
-            rename_noreplace(&a, &b),
-            Err(NoReplaceError::Exists)
-        ));
-        assert_eq!(fs::read(&b).unwrap(), b"A");
-        let missing = dir.path().join("no/such");
-        assert!(matches!(
-            rename_noreplace(&missing, &dir.path().join("c")),
+            c.rename_noreplace(std::ffi::OsStr::new("missing")),
             Err(NoReplaceError::Rename(_))
         ));
     }
@@ -342,41 +347,50 @@ mod tests {
     #[test]
     fn link_fallback_publishes_or_refuses() {
         let dir = tempfile::tempdir().unwrap();
-        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-        fs::write(&a, b"A").unwrap();
+        let a = std::ffi::OsStr::new("a");
+        fs::write(dir.path().join("a"), b"A").unwrap();
+        let b = parent_of(&dir.path().join("b"));
         assert_eq!(
-            link_noreplace(&a, &b).unwrap(),
+            b.link_noreplace(&b, a).unwrap(),
             NoReplace::Linked { unlinked: None }
         );
-        assert!(!a.exists(), "the old name is unlinked");
-        assert_eq!(fs::read(&b).unwrap(), b"A");
-        fs::write(&a, b"A2").unwrap();
+        assert!(!dir.path().join("a").exists(), "the old name is unlinked");
+        assert_eq!(fs::read(dir.path().join("b")).unwrap(), b"A");
+        fs::write(dir.path().join("a"), b"A2").unwrap();
         assert!(matches!(
-            link_noreplace(&a, &b),
+            b.link_noreplace(&b, a),
             Err(NoReplaceError::Exists)
         ));
         assert_eq!(
-            (fs::read(&a).unwrap(), fs::read(&b).unwrap()),
+            (
+                fs::read(dir.path().join("a")).unwrap(),
+                fs::read(dir.path().join("b")).unwrap()
+            ),
             (b"A2".to_vec(), b"A".to_vec())
         );
         assert!(matches!(
-            link_noreplace(&a, &dir.path().join("no/such")),
+            b.link_noreplace(&b, std::ffi::OsStr::new("missing")),
             Err(NoReplaceError::Link(_))
         ));
+    }
+
+    fn link_only(p: &Parent, from: &std::ffi::OsStr) -> Result<NoReplace, NoReplaceError> {
+        p.link_noreplace(p, from)
     }
 
     #[test]
     fn commit_new_through_the_link_fallback() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("f.txt");
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"ours").unwrap();
-        s.commit_new_with(link_noreplace).unwrap();
+        s.commit_new_with(link_only).unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"ours");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
-        let mut s = Staged::new(&target).unwrap();
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"again").unwrap();
-        let e = s.commit_new_with(link_noreplace).unwrap_err();
+        let e = s.commit_new_with(link_only).unwrap_err();
         assert_eq!(e.kind(), "create_conflict");
         assert_eq!(fs::read(&target).unwrap(), b"ours");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -397,7 +411,8 @@ mod tests {
             fs::write(&target, b"old").unwrap();
             std::os::unix::fs::chown(&target, Some(uid), Some(gid)).unwrap();
             let meta = fs::metadata(&target).unwrap();
-            let mut s = Staged::new(&target).unwrap();
+            let p = parent_of(&target);
+            let mut s = Staged::new(&p).unwrap();
             s.write_all(b"new").unwrap();
             s.commit_replace(&meta).unwrap();
             let after = fs::metadata(&target).unwrap();
@@ -407,44 +422,29 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_directory_fsync_is_a_warning() {
-        let c = sync_dir(Path::new("/nonexistent-quill-dir/f"));
-        assert_eq!(c.warnings.len(), 1);
-        assert!(
-            c.warnings[0].starts_with(
-                "committed, durability unconfirmed: fsync of /nonexistent-quill-dir failed"
-            ),
-            "{:?}",
-            c.warnings
-        );
-        let dir = tempfile::tempdir().unwrap();
-        assert!(sync_dir(&dir.path().join("f")).warnings.is_empty());
-        assert!(fsync_dir(dir.path()).is_ok());
-        assert!(fsync_dir(Path::new("/nonexistent-quill-dir")).is_err());
-    }
-
-    #[test]
-    fn create_parents_creates_only_what_is_missing() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("a/b/c/f.txt");
-        create_parents(&target).unwrap();
-        assert!(dir.path().join("a/b/c").is_dir());
-        create_parents(&target).unwrap();
-        create_parents(&dir.path().join("g")).unwrap();
-    }
-
-    #[test]
     fn dropped_stage_removes_its_temp() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("f.txt");
-        let mut s = Staged::new(&target).unwrap();
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
         s.write_all(b"x").unwrap();
-        let name = s.path().file_name().unwrap().to_string_lossy().into_owned();
+        let name = s.name().to_string_lossy().into_owned();
         assert!(
             name.starts_with(".f.txt.quill-") && name.ends_with(".tmp"),
             "{name}"
         );
         drop(s);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_long_name_gets_a_temporary_name_that_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("n".repeat(255));
+        let p = parent_of(&target);
+        let mut s = Staged::new(&p).unwrap();
+        s.write_all(b"x").unwrap();
+        s.commit_new().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"x");
     }
 }

@@ -18,7 +18,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use rustix::fs::{CWD, RenameFlags, Timespec, Timestamps};
+use rustix::fs::{Timespec, Timestamps};
 use sha2::{Digest, Sha256};
 
 use crate::cli::{ProgressMode, TransferArgs};
@@ -26,9 +26,10 @@ use crate::error::{Error, Result};
 use crate::guard;
 use crate::lock::hex;
 use crate::output::progress::Progress;
+use crate::parent::{NoReplace, NoReplaceError, Parent, Parents};
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
-use crate::publish::{self, NoReplace, NoReplaceError, Staged};
+use crate::publish::{self, Staged};
 use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
@@ -128,22 +129,30 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
     let _locks = s.store().lock_mutations(&[&src.target, &dst.target])?;
 
     // Everything below runs under both locks: the checks, the publication, the state update.
-    let (source_file, source_meta) = probe::open_regular(s.root.as_ref(), &src.target)?;
+    // Both directories are opened once (beneath --root) and every step names the files in
+    // them relative to those descriptors.
+    let src_parent = Parent::open(s.root.as_ref(), &src.target, Parents::Existing)?;
+    let dst_parent = Parent::open(s.root.as_ref(), &dst.target, Parents::Existing)?;
+    let (source_file, source_meta) = src_parent
+        .open_target()?
+        .ok_or_else(|| paths::not_found(&src.target))?;
     let before = Identity::of(&source_meta);
-    let existing = check_destination(s, &src, &dst, &source_meta, replace.as_deref())?;
+    let existing = check_destination(s, &src, &dst, &dst_parent, &source_meta, replace.as_deref())?;
 
     let job = Job {
         s,
         progress,
         src: &src,
         dst: &dst,
+        src_parent: &src_parent,
+        dst_parent: &dst_parent,
         before,
         source_meta: &source_meta,
         existing: existing.as_ref(),
         expect: expect.as_deref(),
         move_,
     };
-    let outcome = if move_ && same_filesystem(&source_meta, &dst.target) {
+    let outcome = if move_ && same_filesystem(&source_meta, &dst_parent) {
         match job.rename(source_file)? {
             Renamed::Done(outcome) => *outcome,
             Renamed::CrossDevice(file) => job.copy(file)?,
@@ -215,12 +224,16 @@ fn ends_with_slash(p: &Path) -> bool {
 
 fn refuse_link(path: &Path) -> Result<()> {
     if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(Error::Symlink {
-            path: path.to_path_buf(),
-            reason: "transfer never replaces a link (it would replace the link, not its target)",
-        });
+        return Err(link_refused(path));
     }
     Ok(())
+}
+
+fn link_refused(path: &Path) -> Error {
+    Error::Symlink {
+        path: path.to_path_buf(),
+        reason: "transfer never replaces a link (it would replace the link, not its target)",
+    }
 }
 
 fn same_file(src: &Resolved, dst: &Resolved) -> Error {
@@ -240,25 +253,28 @@ fn check_destination(
     s: &Settings,
     src: &Resolved,
     dst: &Resolved,
+    dst_parent: &Parent,
     source_meta: &Metadata,
     replace: Option<&str>,
 ) -> Result<Option<Existing>> {
-    refuse_link(&dst.target)?;
-    let meta = match fs::symlink_metadata(&dst.target) {
-        Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io("inspect", &dst.target, e)),
+    let Some(meta) = dst_parent.stat()? else {
+        return Ok(None);
     };
+    if meta.file_type().is_symlink() {
+        return Err(link_refused(&dst.target));
+    }
     if meta.dev() == source_meta.dev() && meta.ino() == source_meta.ino() {
         return Err(same_file(src, dst));
     }
-    probe::regular_metadata(&dst.target)?;
+    probe::check_regular(&dst.target, &meta)?;
     let Some(want) = replace else {
         return Err(Error::DestinationExists {
             path: dst.target.clone(),
         });
     };
-    let (mut file, meta) = probe::open_regular(s.root.as_ref(), &dst.target)?;
+    let (mut file, meta) = dst_parent
+        .open_target()?
+        .ok_or_else(|| paths::not_found(&dst.target))?;
     let (have, _) = probe::sha256_stream(&mut file, &dst.target)?;
     if have != want {
         return Err(Error::DestinationExists {
@@ -271,9 +287,9 @@ fn check_destination(
 }
 
 /// Whether the destination's directory is on the source's filesystem (a rename may work).
-fn same_filesystem(source_meta: &Metadata, dst: &Path) -> bool {
-    let dir = dst.parent().unwrap_or(Path::new("/"));
-    fs::metadata(dir).is_ok_and(|m| m.dev() == source_meta.dev())
+fn same_filesystem(source_meta: &Metadata, dst: &Parent) -> bool {
+    dst.dir_metadata()
+        .is_ok_and(|m| m.dev() == source_meta.dev())
 }
 
 /// What happened, for the report and the session.
@@ -299,6 +315,8 @@ struct Job<'a> {
     progress: ProgressMode,
     src: &'a Resolved,
     dst: &'a Resolved,
+    src_parent: &'a Parent,
+    dst_parent: &'a Parent,
     before: Identity,
     source_meta: &'a Metadata,
     existing: Option<&'a Existing>,
@@ -316,12 +334,13 @@ impl Job<'_> {
 
     /// The source at its path is still the file (and version) that was opened.
     fn source_unchanged(&self) -> std::result::Result<(), String> {
-        match fs::symlink_metadata(&self.src.target) {
-            Ok(m) if Identity::of(&m) == self.before => Ok(()),
-            Ok(m) if m.dev() != self.before.dev || m.ino() != self.before.ino => {
+        match self.src_parent.stat() {
+            Ok(Some(m)) if Identity::of(&m) == self.before => Ok(()),
+            Ok(Some(m)) if m.dev() != self.before.dev || m.ino() != self.before.ino => {
                 Err("its path now names another file".into())
             }
-            Ok(_) => Err("it was modified during the transfer".into()),
+            Ok(Some(_)) => Err("it was modified during the transfer".into()),
+            Ok(None) => Err("it no longer exists".into()),
             Err(e) => Err(format!("it can no longer be inspected: {e}")),
         }
     }
@@ -347,44 +366,38 @@ impl Job<'_> {
         signals::check()?;
         let (from, to) = (&self.src.target, &self.dst.target);
         let mut kept = None;
-        if self.existing.is_some() {
-            // A verified version, replaced atomically.
-            match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::empty()) {
-                Ok(()) => {}
-                Err(rustix::io::Errno::XDEV) => {
-                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
-                }
-                Err(e) => return Err(Error::io("rename to", to, io::Error::from(e))),
+        // A verified version is replaced atomically; otherwise nothing is ever replaced.
+        match self
+            .dst_parent
+            .move_from(self.src_parent, self.existing.is_some())
+        {
+            Ok(NoReplace::Renamed) => {}
+            Ok(NoReplace::Linked { unlinked }) => {
+                kept = unlinked.map(|e| format!("cannot remove the source: {e}"));
             }
-        } else {
-            match publish::rename_noreplace(from, to) {
-                Ok(NoReplace::Renamed) => {}
-                Ok(NoReplace::Linked { unlinked }) => {
-                    kept = unlinked.map(|e| format!("cannot remove the source: {e}"));
-                }
-                Err(NoReplaceError::Exists) => {
-                    return Err(Error::DestinationExists { path: to.clone() });
-                }
-                Err(NoReplaceError::Rename(e)) if e.raw_os_error() == Some(libc::EXDEV) => {
-                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
-                }
-                Err(NoReplaceError::Rename(e)) => return Err(Error::io("rename to", to, e)),
-                // No hard links here (or another mount): copy instead.
-                Err(NoReplaceError::Link(_)) => {
-                    return Ok(Renamed::CrossDevice(rewind(source, from)?));
-                }
+            Err(NoReplaceError::Exists) => {
+                return Err(Error::DestinationExists { path: to.clone() });
+            }
+            Err(NoReplaceError::Rename(e)) if e.raw_os_error() == Some(libc::EXDEV) => {
+                return Ok(Renamed::CrossDevice(rewind(source, from)?));
+            }
+            Err(NoReplaceError::Rename(e)) => return Err(Error::io("rename to", to, e)),
+            // No hard links here (or another mount): copy instead.
+            Err(NoReplaceError::Link(_)) => {
+                return Ok(Renamed::CrossDevice(rewind(source, from)?));
             }
         }
         // One directory fsync: the rename is one journal transaction, and the destination's
         // entry is what must be durable (at worst a crash leaves the file under its old name).
-        guard::sync_dir(self.s, to);
+        guard::sync_dir(self.s, self.dst_parent);
         Ok(Renamed::Done(Box::new(Moved {
             bytes: self.before.size,
             sha256,
             method: "rename",
             source_removed: kept.is_none(),
             kept_reason: kept,
-            dest_meta: fs::symlink_metadata(to).ok(),
+            // The moved inode itself, from its descriptor.
+            dest_meta: source.metadata().ok(),
         })))
     }
 
@@ -392,7 +405,7 @@ impl Job<'_> {
     /// then publish it; for a move, remove the source if it is still the copied version.
     fn copy(&self, source: File) -> Result<Moved> {
         let to = &self.dst.target;
-        let mut staged = Staged::new(to)?;
+        let mut staged = Staged::new(self.dst_parent)?;
         self.restrict(&mut staged)?;
         let label = self
             .src
@@ -449,7 +462,7 @@ impl Job<'_> {
         for w in committed.warnings {
             self.s.warn(w);
         }
-        let dest_meta = fs::symlink_metadata(to).ok();
+        let dest_meta = Some(committed.meta);
 
         // Committed: from here on nothing fails and nothing is retried.
         let (source_removed, kept_reason) = if self.move_ {
@@ -507,16 +520,15 @@ impl Job<'_> {
 
     /// The last step of a cross-filesystem move. Never fails: the destination is committed.
     fn remove_source(&self) -> (bool, Option<String>) {
-        let from = &self.src.target;
         if let Err(why) = self.source_unchanged() {
             return (
                 false,
                 Some(format!("the source changed after it was copied: {why}")),
             );
         }
-        match fs::remove_file(from) {
+        match self.src_parent.remove_target() {
             Ok(()) => {
-                guard::sync_dir(self.s, from);
+                guard::sync_dir(self.s, self.src_parent);
                 (true, None)
             }
             Err(e) => (false, Some(format!("cannot remove the source: {e}"))),

@@ -4,8 +4,6 @@
 //! (no redo), the restored content becomes the baseline. Undoing a creation removes the file —
 //! again only while it still holds what quill created.
 
-use std::fs;
-
 use crate::cli::UndoArgs;
 use crate::error::{Error, Result};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
@@ -52,7 +50,13 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
         session: s.session.clone(),
         deleted,
     };
-    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?.ok_or_else(|| stale(true))?;
+    let parent = guard::parent(s, &target)?;
+    let cur =
+        guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?.ok_or_else(|| stale(true))?;
+    // The file exists, so its directory does.
+    let Some(parent) = parent else {
+        return Err(stale(true));
+    };
     if cur.sha256 != step.after {
         return Err(stale(false));
     }
@@ -63,23 +67,23 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
     let complete = session.baseline(&target).is_some_and(|b| b.complete);
 
     if !dry_run {
-        match &restored {
+        let published = match &restored {
             Some(bytes) => {
-                let staged = guard::stage(&target, bytes, true)?;
-                guard::commit(s, &target, staged, Some(&cur.meta))?;
+                let staged = guard::stage(&parent, bytes)?;
+                Some(guard::commit(s, staged, Some(&cur.meta))?)
             }
             None => {
-                fs::remove_file(&target).map_err(|e| Error::io("remove", &target, e))?;
-                guard::sync_dir(s, &target);
+                parent.remove_target()?;
+                guard::sync_dir(s, &parent);
+                None
             }
-        }
-        let baseline = match &restored {
-            Some(bytes) => {
-                let meta = fs::metadata(&target).map_err(|e| Error::io("inspect", &target, e))?;
-                let id = crate::probe::Identity::of(&meta);
+        };
+        let baseline = match (&restored, &published) {
+            (Some(bytes), Some(meta)) => {
+                let id = crate::probe::Identity::of(meta);
                 Some(Baseline::new(&target, sha256_bytes(bytes), &id, complete))
             }
-            None => None,
+            _ => None,
         };
         let updated = file.update(|session| {
             match baseline {

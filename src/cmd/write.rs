@@ -1,8 +1,10 @@
 //! `quill write` (SPEC §3.2): whole-file replacement or creation from `--content`, `--from
-//! FILE` or stdin. The new content is streamed into the staged temporary file *before* the
-//! mutation lock is taken (a slow producer never holds other writers up), hashed on the way;
-//! then, under the lock, the target is re-hashed and judged fresh, and the stage is published
-//! (replace, or no-replace for a new file). `--dry-run` streams into memory only.
+//! FILE` or stdin. Under the mutation lock, the target's directory is opened once (missing
+//! parents created beneath `--root`), the new content is streamed into a temporary file in it
+//! and hashed on the way; then the target is re-hashed and judged fresh, and the stage is
+//! published (replace, or no-replace for a new file) in that same directory. A slow producer
+//! holds the lock of this one file while it writes (other writers of it wait up to
+//! `--lock-timeout`). `--dry-run` streams into memory only.
 
 use std::io::{self, IsTerminal, Read};
 
@@ -75,14 +77,18 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     } = req;
     let target = resolved.target.clone();
 
-    // Stage the content (before the lock).
-    let mut staged = if dry_run {
-        None
-    } else {
-        if !resolved.exists {
-            guard::ensure_parent(&target, no_parents)?;
-        }
-        Some(Staged::new(&target)?)
+    // Under the lock from here on: the parent directory is opened once (created if missing),
+    // the content streamed into a temporary file in it, then freshness judged and the stage
+    // published — every step relative to that directory.
+    let locked = guard::lock(s, resolved)?;
+    let held = guard::parent(s, &target)?;
+    let parent = match (held, dry_run) {
+        (held, true) => held,
+        (held, false) => Some(guard::parent_to_publish(s, &target, held, no_parents)?),
+    };
+    let mut staged = match (&parent, dry_run) {
+        (Some(p), false) => Some(Staged::new(p)?),
+        _ => None,
     };
     let mut hasher = Sha256::new();
     let mut kept: Option<Vec<u8>> = Some(Vec::new());
@@ -111,9 +117,8 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     }
     let sha256 = hex(&hasher.finalize());
 
-    // Under the lock: freshness, publication, state, diff.
-    let locked = guard::lock(s, resolved)?;
-    let cur = guard::current(s, &target, MAX_SESSION_BYTES, None)?;
+    // Freshness, judged after the content arrived (right before publication), then the state.
+    let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;
     match &cur {
         Some(_) if create_only => return Err(Error::CreateConflict { path: target }),
         Some(cur) => {
@@ -124,13 +129,13 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     // The caller gave every byte, so its knowledge of the new content is complete.
     let complete = true;
     let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
-    if let Some(staged) = staged {
-        if unchanged {
-            drop(staged); // same bytes: nothing to publish, nothing to undo
-        } else {
-            guard::commit(s, &target, staged, cur.as_ref().map(|c| &c.meta))?;
+    let published = match staged {
+        Some(staged) if !unchanged => {
+            Some(guard::commit(s, staged, cur.as_ref().map(|c| &c.meta))?)
         }
-    }
+        // Same bytes: nothing to publish, nothing to undo (the stage is dropped).
+        _ => None,
+    };
     if !dry_run {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
@@ -140,7 +145,10 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
                 None => Before::TooLarge,
             },
         };
-        guard::record(s, &target, &sha256, complete, before)?;
+        let meta = published.as_ref().or(cur.as_ref().map(|c| &c.meta));
+        if let Some(meta) = meta {
+            guard::record(s, &target, &sha256, complete, before, meta);
+        }
     }
     let old = cur.as_ref().and_then(|c| c.bytes.as_deref());
     let report = guard::report(

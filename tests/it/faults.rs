@@ -230,23 +230,23 @@ struct Call {
 }
 
 impl Call {
-    /// The quoted strings among the arguments (paths; `-s 4096` keeps them whole).
-    fn strings(&self) -> Vec<String> {
+    /// The paths among the arguments: a quoted name relative to a directory descriptor that
+    /// `-y` shows (`3</some/dir>, "name"`) is joined to that directory's path.
+    fn paths(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let mut chars = self.args.chars();
-        while let Some(c) = chars.next() {
-            if c != '"' {
-                continue;
-            }
-            let mut s = String::new();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => s.extend(chars.next()),
-                    '"' => break,
-                    c => s.push(c),
+        let mut dir: Option<String> = None;
+        for part in split_args(&self.args) {
+            if let Some(name) = part.strip_prefix('"') {
+                let name = unescape(name.strip_suffix('"').unwrap_or(name));
+                match dir.take() {
+                    Some(d) if !name.starts_with('/') => out.push(format!("{d}/{name}")),
+                    _ => out.push(name),
                 }
+            } else if let (Some(start), Some(end)) = (part.find('<'), part.rfind('>')) {
+                dir = Some(part[start + 1..end].to_string());
+            } else {
+                dir = None;
             }
-            out.push(s);
         }
         out
     }
@@ -261,6 +261,43 @@ impl Call {
     fn succeeded(&self) -> bool {
         self.ret.split_whitespace().next() == Some("0")
     }
+}
+
+/// The top-level arguments of a call, split at commas outside quotes and `<…>`.
+fn split_args(args: &str) -> Vec<String> {
+    let (mut parts, mut cur) = (Vec::new(), String::new());
+    let (mut quoted, mut angle, mut escaped) = (false, 0, false);
+    for c in args.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '<' if !quoted => angle += 1,
+            '>' if !quoted && angle > 0 => angle -= 1,
+            ',' if !quoted && angle == 0 => {
+                parts.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur.trim().to_string());
+    parts
+}
+
+/// A quoted string of a trace, its escapes undone.
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Parse a trace; calls another thread interrupted (`<unfinished ...>` … `<... resumed>`)
@@ -314,11 +351,11 @@ fn check_publication(trace: &str, target: &Path) -> Result<(), String> {
                 c.name.as_str(),
                 "rename" | "renameat" | "renameat2" | "link" | "linkat"
             ) && c.succeeded()
-                && c.strings().last().map(String::as_str) == Some(target_s)
+                && c.paths().last().map(String::as_str) == Some(target_s)
         })
         .ok_or(format!("no successful rename onto {target_s}"))?;
     let call = &calls[publish];
-    let staged = call.strings()[0].clone();
+    let staged = call.paths()[0].clone();
     let staged_path = Path::new(&staged);
     if staged_path.parent() != target.parent()
         || !staged_path

@@ -24,6 +24,7 @@ fn straced(env: &TestEnv, args: &[&str]) -> Option<(Out, String)> {
         .args([
             "-f",
             "-qq",
+            "-y",
             "-e",
             "trace=openat,fsync,rename,renameat,renameat2,link,linkat,unlink,unlinkat",
             "-o",
@@ -36,25 +37,16 @@ fn straced(env: &TestEnv, args: &[&str]) -> Option<(Out, String)> {
 }
 
 /// Whether, after the first trace line that mentions `after` (a rename or unlink of the
-/// target), the directory `dir` is opened and that descriptor fsync'ed.
+/// target), a descriptor of the directory `dir` is fsync'ed (`-y` shows `fsync(3</dir>)`).
 fn dir_fsynced_after(trace: &str, after: &str, dir: &Path) -> bool {
     let lines: Vec<&str> = trace.lines().collect();
     let Some(start) = lines.iter().position(|l| l.contains(after)) else {
         panic!("no {after} in the trace:\n{trace}");
     };
-    let open = format!("openat(AT_FDCWD, \"{}\", ", dir.display());
-    for (i, l) in lines.iter().enumerate().skip(start) {
-        if let (true, Some(fd)) = (l.contains(&open), l.rsplit("= ").next()) {
-            let fd = fd.trim();
-            if lines[i..]
-                .iter()
-                .any(|m| m.contains(&format!("fsync({fd})")))
-            {
-                return true;
-            }
-        }
-    }
-    false
+    let synced = format!("<{}>) = 0", dir.display());
+    lines[start..]
+        .iter()
+        .any(|l| l.contains("fsync(") && l.contains(&synced))
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod util;
 
 mod cli;
 mod concurrency;
+mod containment;
 mod contract;
 mod edit;
 mod faults;

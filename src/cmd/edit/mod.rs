@@ -83,7 +83,8 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     } = req;
     let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
-    let cur = guard::current(s, &target, max_file_bytes, Some(max_file_bytes))?;
+    let parent = guard::parent(s, &target)?;
+    let cur = guard::current(parent.as_ref(), max_file_bytes, Some(max_file_bytes))?;
     let (old_bytes, complete): (&[u8], bool) = match &cur {
         None => {
             if !edits.first().is_some_and(|e| e.old.is_empty()) {
@@ -138,17 +139,22 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let sha256 = sha256_bytes(&new_bytes);
     let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
 
-    if !dry_run && !unchanged {
-        let staged = guard::stage(&target, &new_bytes, false)?;
-        guard::commit(s, &target, staged, cur.as_ref().map(|c| &c.meta))?;
-    }
+    let published = if !dry_run && !unchanged {
+        let parent = guard::parent_to_publish(s, &target, parent, false)?;
+        let staged = guard::stage(&parent, &new_bytes)?;
+        Some(guard::commit(s, staged, cur.as_ref().map(|c| &c.meta))?)
+    } else {
+        None
+    };
     if !dry_run {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
             Some(_) => Before::Bytes(old_bytes),
         };
-        guard::record(s, &target, &sha256, complete, before)?;
+        if let Some(meta) = published.as_ref().or(cur.as_ref().map(|c| &c.meta)) {
+            guard::record(s, &target, &sha256, complete, before, meta);
+        }
     }
 
     let utf16 = matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be);

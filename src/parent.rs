@@ -1,0 +1,510 @@
+//! The directory a change lands in, held open. A mutation resolves its target once
+//! (`paths::resolve`), then opens the target's **parent directory** once — under `--root` with
+//! `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)` from the root's descriptor — and from then
+//! on names every file relative to that descriptor: the read of the current version, the
+//! temporary file (`openat(O_CREAT|O_EXCL|O_NOFOLLOW)`), the publication (`renameat`,
+//! `renameat2(RENAME_NOREPLACE)` or `linkat`), a removal (`unlinkat`) and the directory fsync.
+//! A directory swapped for a symbolic link after the resolution can therefore not redirect any
+//! of them: the descriptor is the directory that was inside the root when it was opened, wherever
+//! it has been renamed to since. Missing parents are created the same way, one `mkdirat` at a
+//! time under a descriptor opened beneath the root. Where `openat2` is missing (Linux before
+//! 5.6, or a seccomp filter that hides it), the parent is opened one component at a time with
+//! `openat(O_DIRECTORY|O_NOFOLLOW)` from the root's descriptor — every component of a resolved
+//! path is a real directory, so a link met on the way is a swap, and refused — which gives the
+//! same guarantee. Without `--root`, the same descriptors are used (the change lands in the
+//! directory that was checked), with no containment to keep.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata};
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Component, Path, PathBuf};
+
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, ResolveFlags};
+use rustix::io::Errno;
+
+use crate::error::{Error, Result};
+use crate::paths::{Root, not_found};
+use crate::probe;
+
+/// Whether missing parent directories are created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parents {
+    /// They must exist (`not_found` otherwise).
+    Existing,
+    /// Create what is missing (mode 0777 less the umask).
+    Create,
+}
+
+/// A target file named by its parent directory's descriptor and its name in it.
+#[derive(Debug)]
+pub(crate) struct Parent {
+    dir: OwnedFd,
+    /// The directory's path, for messages.
+    dir_path: PathBuf,
+    name: OsString,
+    /// The target's resolved path, for messages and state keys.
+    target: PathBuf,
+}
+
+/// How `rename_noreplace` published.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NoReplace {
+    /// One `renameat2(RENAME_NOREPLACE)`.
+    Renamed,
+    /// The fallback: `linkat` then `unlinkat` of the old name. `unlinked` is the unlink's
+    /// error, if any (the new name exists either way).
+    Linked { unlinked: Option<String> },
+}
+
+/// Why `rename_noreplace` did not publish.
+#[derive(Debug)]
+pub(crate) enum NoReplaceError {
+    /// The new name exists: nothing was changed.
+    Exists,
+    /// The rename failed (e.g. `EXDEV`): nothing was changed.
+    Rename(io::Error),
+    /// The link fallback failed (no hard links here, another mount): nothing was changed.
+    Link(io::Error),
+}
+
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::CLOEXEC)
+    .union(OFlags::NOCTTY);
+
+impl Parent {
+    /// Open the parent directory of `target` (a path from `paths::resolve`), beneath `root`
+    /// when there is one.
+    pub(crate) fn open(root: Option<&Root>, target: &Path, parents: Parents) -> Result<Parent> {
+        let (Some(dir_path), Some(name)) = (target.parent(), target.file_name()) else {
+            return Err(Error::IsDirectory {
+                path: target.to_path_buf(),
+            });
+        };
+        let dir = match root {
+            Some(root) => {
+                if target == root.dir {
+                    return Err(Error::IsDirectory {
+                        path: target.to_path_buf(),
+                    });
+                }
+                let rel = dir_path
+                    .strip_prefix(&root.dir)
+                    .map_err(|_| outside(root, target))?;
+                open_beneath(root, rel, dir_path, parents).map_err(|e| match e {
+                    Error::OutsideRoot { .. } => outside(root, target),
+                    other => other,
+                })?
+            }
+            None => open_plain(dir_path, parents)?,
+        };
+        Ok(Parent {
+            dir,
+            dir_path: dir_path.to_path_buf(),
+            name: name.to_os_string(),
+            target: target.to_path_buf(),
+        })
+    }
+
+    /// The target's resolved path.
+    pub(crate) fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The directory's path.
+    pub(crate) fn dir_path(&self) -> &Path {
+        &self.dir_path
+    }
+
+    /// The metadata of the directory itself (its device, for a rename's chances).
+    pub(crate) fn dir_metadata(&self) -> Result<Metadata> {
+        fd_metadata(&self.dir).map_err(|e| Error::io("inspect", &self.dir_path, e))
+    }
+
+    /// The target's metadata, the final component not followed (None: it does not exist).
+    pub(crate) fn stat(&self) -> Result<Option<Metadata>> {
+        let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        match rustix::fs::openat(&self.dir, &self.name, flags, Mode::empty()) {
+            Ok(fd) => fd_metadata(&fd)
+                .map(Some)
+                .map_err(|e| Error::io("inspect", &self.target, e)),
+            Err(Errno::NOENT) => Ok(None),
+            Err(e) => Err(Error::io("inspect", &self.target, e.into())),
+        }
+    }
+
+    /// Open the target for reading with the guarded open's flags (never blocking, never
+    /// following a final link), checked to be a regular file (None: it does not exist). As in
+    /// `probe`, a directory, FIFO, socket or device is refused from its metadata, never opened,
+    /// and the opened file must be the inode that was checked.
+    pub(crate) fn open_target(&self) -> Result<Option<(File, Metadata)>> {
+        let Some(checked) = self.stat()? else {
+            return Ok(None);
+        };
+        if checked.file_type().is_symlink() {
+            // The resolved name became a link after it was resolved.
+            return Err(Error::ChangedDuringRead {
+                path: self.target.clone(),
+            });
+        }
+        probe::check_regular(&self.target, &checked)?;
+        match rustix::fs::openat(
+            &self.dir,
+            &self.name,
+            probe::open_flags(false),
+            Mode::empty(),
+        ) {
+            Ok(fd) => {
+                let file = File::from(fd);
+                let opened = file
+                    .metadata()
+                    .map_err(|e| Error::io("inspect", &self.target, e))?;
+                probe::verify_opened(&self.target, &checked, &opened)?;
+                Ok(Some((file, opened)))
+            }
+            Err(Errno::NOENT) => Ok(None),
+            // O_NOFOLLOW met a link: the name became one after it was checked.
+            Err(Errno::LOOP) => Err(Error::ChangedDuringRead {
+                path: self.target.clone(),
+            }),
+            Err(e) => Err(Error::io("open", &self.target, e.into())),
+        }
+    }
+
+    /// Create a new file `name` in the directory, exclusively (never an existing name, never
+    /// through a link), write-only, with `mode`.
+    pub(crate) fn create_exclusive(&self, name: &OsStr, mode: u32) -> io::Result<File> {
+        let flags = OFlags::WRONLY
+            .union(OFlags::CREATE)
+            .union(OFlags::EXCL)
+            .union(OFlags::NOFOLLOW)
+            .union(OFlags::CLOEXEC);
+        rustix::fs::openat(&self.dir, name, flags, Mode::from_raw_mode(mode))
+            .map(File::from)
+            .map_err(io::Error::from)
+    }
+
+    /// Remove `name` from the directory (a temporary file).
+    pub(crate) fn unlink(&self, name: &OsStr) -> io::Result<()> {
+        rustix::fs::unlinkat(&self.dir, name, AtFlags::empty()).map_err(io::Error::from)
+    }
+
+    /// Remove the target itself.
+    pub(crate) fn remove_target(&self) -> Result<()> {
+        self.unlink(&self.name.clone())
+            .map_err(|e| Error::io("remove", &self.target, e))
+    }
+
+    /// Give `from` (a name in this directory) the target's name, replacing it.
+    pub(crate) fn rename_over(&self, from: &OsStr) -> io::Result<()> {
+        rustix::fs::renameat(&self.dir, from, &self.dir, &self.name).map_err(io::Error::from)
+    }
+
+    /// Give `from` (a name in this directory) the target's name unless it exists — never
+    /// replacing anything, even a name created a moment before. Filesystems without
+    /// `RENAME_NOREPLACE` (`EINVAL`, `ENOSYS`, `ENOTSUP`) get `link_noreplace`.
+    pub(crate) fn rename_noreplace(&self, from: &OsStr) -> Result<NoReplace, NoReplaceError> {
+        self.move_noreplace(self, from)
+    }
+
+    /// Give the name `from` of directory `src` the target's name here unless it exists.
+    fn move_noreplace(&self, src: &Parent, from: &OsStr) -> Result<NoReplace, NoReplaceError> {
+        match rustix::fs::renameat_with(
+            &src.dir,
+            from,
+            &self.dir,
+            &self.name,
+            RenameFlags::NOREPLACE,
+        ) {
+            Ok(()) => Ok(NoReplace::Renamed),
+            Err(Errno::EXIST) => Err(NoReplaceError::Exists),
+            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => self.link_noreplace(src, from),
+            Err(e) => Err(NoReplaceError::Rename(e.into())),
+        }
+    }
+
+    /// The fallback of `rename_noreplace`, callable alone: `linkat(2)` never replaces either;
+    /// the old name is unlinked afterwards.
+    pub(crate) fn link_noreplace(
+        &self,
+        src: &Parent,
+        from: &OsStr,
+    ) -> Result<NoReplace, NoReplaceError> {
+        match rustix::fs::linkat(&src.dir, from, &self.dir, &self.name, AtFlags::empty()) {
+            Ok(()) => Ok(NoReplace::Linked {
+                unlinked: src.unlink(from).err().map(|e| e.to_string()),
+            }),
+            Err(Errno::EXIST) => Err(NoReplaceError::Exists),
+            Err(e) => Err(NoReplaceError::Link(e.into())),
+        }
+    }
+
+    /// Move the target of `src` (another directory, or this one) here: replacing this target
+    /// when `replace`, else never replacing anything.
+    pub(crate) fn move_from(
+        &self,
+        src: &Parent,
+        replace: bool,
+    ) -> Result<NoReplace, NoReplaceError> {
+        if replace {
+            return rustix::fs::renameat(&src.dir, &src.name, &self.dir, &self.name)
+                .map(|()| NoReplace::Renamed)
+                .map_err(|e| NoReplaceError::Rename(e.into()));
+        }
+        self.move_noreplace(src, &src.name)
+    }
+
+    /// fsync the directory, after a rename, link or unlink in it.
+    pub(crate) fn sync(&self) -> io::Result<()> {
+        rustix::fs::fsync(&self.dir).map_err(io::Error::from)
+    }
+
+    /// The name of the target in its directory.
+    pub(crate) fn name(&self) -> &OsStr {
+        &self.name
+    }
+}
+
+fn outside(root: &Root, target: &Path) -> Error {
+    Error::OutsideRoot {
+        requested: target.to_path_buf(),
+        target: target.to_path_buf(),
+        root: root.dir.clone(),
+    }
+}
+
+/// std's metadata of a descriptor (through a duplicate, closed afterwards).
+fn fd_metadata(fd: &impl AsFd) -> io::Result<Metadata> {
+    File::from(fd.as_fd().try_clone_to_owned()?).metadata()
+}
+
+/// Open `dir` (`rel` below the root) beneath the root's descriptor, creating what is missing
+/// when asked.
+fn open_beneath(root: &Root, rel: &Path, dir: &Path, parents: Parents) -> Result<OwnedFd> {
+    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
+        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
+    let rel_or_dot = if rel.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        rel
+    };
+    let flags = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    match rustix::fs::openat2(&root_fd, rel_or_dot, DIR_FLAGS, Mode::empty(), flags) {
+        Ok(fd) => Ok(fd),
+        Err(Errno::XDEV) => Err(outside(root, dir)),
+        // A missing component: made one at a time (or refused) by the walk below.
+        Err(Errno::NOENT) if parents == Parents::Create => walk(root_fd, rel, dir, parents),
+        // Kernels without openat2 (or seccomp filters that hide it).
+        Err(Errno::NOSYS | Errno::PERM) => walk(root_fd, rel, dir, parents),
+        Err(e) => Err(dir_error(dir, e)),
+    }
+}
+
+/// Open the file `rel` below the root for reading (`probe::open_flags`), one component at a
+/// time: the read side's fallback where `openat2` is missing, with the walk's guarantee.
+pub(crate) fn open_file_walking(root: &Root, rel: &Path) -> Result<File> {
+    let path = root.dir.join(rel);
+    let (Some(dir_rel), Some(name)) = (rel.parent(), rel.file_name()) else {
+        // The root itself.
+        return rustix::fs::open(&root.dir, probe::open_flags(false), Mode::empty())
+            .map(File::from)
+            .map_err(|e| Error::io("open", &root.dir, e.into()));
+    };
+    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
+        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
+    let dir_path = root.dir.join(dir_rel);
+    let dir = walk(root_fd, dir_rel, &dir_path, Parents::Existing)?;
+    match rustix::fs::openat(&dir, name, probe::open_flags(false), Mode::empty()) {
+        Ok(fd) => Ok(File::from(fd)),
+        Err(Errno::NOENT) => Err(not_found(&path)),
+        Err(Errno::LOOP) => Err(Error::ChangedDuringRead { path }),
+        Err(e) => Err(Error::io("open", &path, e.into())),
+    }
+}
+
+/// Open `dir` by path (no root to stay beneath), creating what is missing when asked.
+fn open_plain(dir: &Path, parents: Parents) -> Result<OwnedFd> {
+    match rustix::fs::open(dir, DIR_FLAGS, Mode::empty()) {
+        Ok(fd) => Ok(fd),
+        Err(Errno::NOENT) if parents == Parents::Create => {
+            let top = rustix::fs::open("/", DIR_FLAGS, Mode::empty())
+                .map_err(|e| Error::io("open", Path::new("/"), e.into()))?;
+            let rel = dir.strip_prefix("/").unwrap_or(dir);
+            walk(top, rel, dir, parents)
+        }
+        Err(e) => Err(dir_error(dir, e)),
+    }
+}
+
+/// Open `rel` from `start` one component at a time, never following a link, creating a
+/// missing directory with `mkdirat` when asked. `rel` comes from a resolved path: it has no
+/// `..`, and every existing component is a directory, so a link met here was swapped in.
+fn walk(start: OwnedFd, rel: &Path, dir: &Path, parents: Parents) -> Result<OwnedFd> {
+    let mut current = start;
+    let mut walked = PathBuf::from(dir.ancestors().nth(rel.components().count()).unwrap_or(dir));
+    for component in rel.components() {
+        let Component::Normal(name) = component else {
+            return Err(Error::invalid_argument(format!(
+                "{} is not a resolved path",
+                dir.display()
+            )));
+        };
+        walked.push(name);
+        let flags = DIR_FLAGS | OFlags::NOFOLLOW;
+        let next = match rustix::fs::openat(&current, name, flags, Mode::empty()) {
+            Err(Errno::NOENT) if parents == Parents::Create => {
+                match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o777)) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(e) => return Err(Error::io("create the directory", &walked, e.into())),
+                }
+                rustix::fs::openat(&current, name, flags, Mode::empty())
+            }
+            other => other,
+        };
+        current = match next {
+            Ok(fd) => fd,
+            // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): tell it apart
+            // from a file in the way.
+            Err(Errno::NOTDIR | Errno::LOOP) if is_link(&current, name) => {
+                return Err(dir_error(&walked, Errno::LOOP));
+            }
+            Err(e) => return Err(dir_error(&walked, e)),
+        };
+    }
+    Ok(current)
+}
+
+/// Whether `name` in `dir` is a symbolic link.
+fn is_link(dir: &OwnedFd, name: &OsStr) -> bool {
+    rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|st| {
+        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Symlink
+    })
+}
+
+fn dir_error(dir: &Path, e: Errno) -> Error {
+    match e {
+        Errno::NOENT | Errno::NOTDIR => not_found(dir),
+        // A component that was a directory when the path was resolved is a link now.
+        Errno::LOOP => Error::Symlink {
+            path: dir.to_path_buf(),
+            reason: "a directory on the way became a symbolic link after the path was resolved",
+        },
+        e => Error::io("open the directory", dir, e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    fn root() -> (tempfile::TempDir, Root) {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir_all(tmp.path().join("r/sub")).unwrap();
+        fs::create_dir_all(tmp.path().join("out")).unwrap();
+        let root = Root::new(&tmp.path().join("r")).unwrap();
+        (tmp, root)
+    }
+
+    #[test]
+    fn opens_the_parent_beneath_the_root() {
+        let (_tmp, root) = root();
+        let p = Parent::open(Some(&root), &root.dir.join("sub/f"), Parents::Existing).unwrap();
+        assert_eq!(p.name(), "f");
+        assert!(p.open_target().unwrap().is_none());
+        assert!(p.stat().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_parent_swapped_for_a_link_out_is_refused() {
+        let (tmp, root) = root();
+        fs::remove_dir(root.dir.join("sub")).unwrap();
+        symlink(tmp.path().join("out"), root.dir.join("sub")).unwrap();
+        let e = Parent::open(Some(&root), &root.dir.join("sub/f"), Parents::Existing).unwrap_err();
+        assert!(matches!(e, Error::OutsideRoot { .. }), "{e:?}");
+        let e = Parent::open(Some(&root), &root.dir.join("sub/d/f"), Parents::Create).unwrap_err();
+        assert!(
+            matches!(e, Error::OutsideRoot { .. } | Error::Symlink { .. }),
+            "{e:?}"
+        );
+        assert!(!tmp.path().join("out/d").exists());
+    }
+
+    #[test]
+    fn the_walk_refuses_links_and_creates_directories() {
+        let (tmp, root) = root();
+        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let dir = root.dir.join("a/b");
+        walk(top, Path::new("a/b"), &dir, Parents::Create).unwrap();
+        assert!(dir.is_dir());
+        symlink(tmp.path().join("out"), root.dir.join("lnk")).unwrap();
+        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let e = walk(
+            top,
+            Path::new("lnk/c"),
+            &root.dir.join("lnk/c"),
+            Parents::Create,
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::Symlink { .. }), "{e:?}");
+        assert!(!tmp.path().join("out/c").exists());
+        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let e = walk(
+            top,
+            Path::new("x/y"),
+            &root.dir.join("x/y"),
+            Parents::Existing,
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::NotFound { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn the_read_fallback_walks_and_refuses_links() {
+        let (tmp, root) = root();
+        fs::write(root.dir.join("sub/f"), b"in").unwrap();
+        fs::write(tmp.path().join("out/f"), b"out").unwrap();
+        let mut f = open_file_walking(&root, Path::new("sub/f")).unwrap();
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut f, &mut s).unwrap();
+        assert_eq!(s, "in");
+        symlink(tmp.path().join("out"), root.dir.join("lnk")).unwrap();
+        let e = open_file_walking(&root, Path::new("lnk/f")).unwrap_err();
+        assert!(matches!(e, Error::Symlink { .. }), "{e:?}");
+        symlink(tmp.path().join("out/f"), root.dir.join("sub/g")).unwrap();
+        let e = open_file_walking(&root, Path::new("sub/g")).unwrap_err();
+        assert!(matches!(e, Error::ChangedDuringRead { .. }), "{e:?}");
+        let e = open_file_walking(&root, Path::new("sub/none")).unwrap_err();
+        assert!(matches!(e, Error::NotFound { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn the_root_itself_is_a_directory_not_a_target() {
+        let (_tmp, root) = root();
+        let e = Parent::open(Some(&root), &root.dir, Parents::Existing).unwrap_err();
+        assert!(matches!(e, Error::IsDirectory { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn renames_stay_in_the_held_directory() {
+        let (tmp, root) = root();
+        let p = Parent::open(Some(&root), &root.dir.join("sub/f"), Parents::Existing).unwrap();
+        // The directory moves away and a link to the outside takes its name.
+        fs::rename(root.dir.join("sub"), root.dir.join("moved")).unwrap();
+        symlink(tmp.path().join("out"), root.dir.join("sub")).unwrap();
+        let tmpname = OsStr::new(".f.quill-x.tmp");
+        let mut f = p.create_exclusive(tmpname, 0o600).unwrap();
+        std::io::Write::write_all(&mut f, b"new").unwrap();
+        assert_eq!(p.rename_noreplace(tmpname).unwrap(), NoReplace::Renamed);
+        assert_eq!(fs::read(root.dir.join("moved/f")).unwrap(), b"new");
+        assert_eq!(fs::read_dir(tmp.path().join("out")).unwrap().count(), 0);
+        assert!(matches!(
+            p.rename_noreplace(tmpname),
+            Err(NoReplaceError::Rename(_))
+        ));
+        p.remove_target().unwrap();
+        assert!(!root.dir.join("moved/f").exists());
+    }
+}
