@@ -222,17 +222,14 @@ fn run(cli: Cli) -> u8 {
     };
     let result = dispatch(&settings, cli.command);
     let warnings = settings.warnings.take();
-    match result {
+    let code = match result {
         Ok(report) => output::emit(&settings.output, op, &report, &warnings),
-        Err(e) => {
-            let code = output::emit_error(&settings.output, op, &e, &warnings);
-            if matches!(e, Error::Interrupted) {
-                // Abandoned cleanly and said so: now die by the signal (SPEC §2.1).
-                crate::signals::die_if_caught();
-            }
-            code
-        }
-    }
+        Err(e) => output::emit_error(&settings.output, op, &e, &warnings),
+    };
+    // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
+    // by the signal (SPEC §2.1), whatever the answer, so that a shell loop stops.
+    crate::signals::die_if_caught();
+    code
 }
 
 /// Resolve the command's arguments into its request (no guarded I/O yet), then run it.

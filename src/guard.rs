@@ -437,46 +437,6 @@ fn deletion_patch(patch: &str, git_mode: &str) -> String {
     out
 }
 
-/// Read a whole input file the caller names (`--old-file`, `--new-file`, `--edits FILE`)
-/// through `probe::open_input`: a regular file only (a directory is `is_directory`; a FIFO,
-/// socket or device `irregular_file`, never opened) of at most `cap` bytes (`file_too_large`,
-/// also when it grows past the cap while being read). `op` names the operation in errors.
-pub(crate) fn read_input(path: &Path, op: &'static str, cap: u64) -> Result<Vec<u8>> {
-    let file = probe::open_input(path, op, false)?;
-    let size = file.metadata().map_err(|e| Error::io(op, path, e))?.size();
-    if size > cap {
-        return Err(Error::FileTooLarge {
-            path: path.to_path_buf(),
-            size,
-            limit: cap,
-        });
-    }
-    read_capped(file, path, op, cap)
-}
-
-/// Everything `reader` yields, refused as `file_too_large` past `cap` bytes (stdin's `--edits
-/// -` gets the same cap as a file).
-pub(crate) fn read_capped(
-    reader: impl Read,
-    path: &Path,
-    op: &'static str,
-    cap: u64,
-) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    reader
-        .take(cap.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(op, path, e))?;
-    if bytes.len() as u64 > cap {
-        return Err(Error::FileTooLarge {
-            path: path.to_path_buf(),
-            size: bytes.len() as u64,
-            limit: cap,
-        });
-    }
-    Ok(bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,43 +654,6 @@ mod tests {
         let big_old: &'static [u8] = Box::leak(big.clone().into_boxed_slice());
         let m = change(Some(big_old), b"small\n");
         assert!(m.diff_truncated);
-    }
-
-    #[test]
-    fn inputs_are_capped() {
-        let (_t, dir) = tmp();
-        let f = dir.join("in");
-        fs::write(&f, b"12345").unwrap();
-        assert_eq!(read_input(&f, "read", 5).unwrap(), b"12345");
-        let e = read_input(&f, "read", 4).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                Error::FileTooLarge {
-                    size: 5,
-                    limit: 4,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        assert_eq!(read_capped(&b"123"[..], &f, "read", 3).unwrap(), b"123");
-        let e = read_capped(&b"1234"[..], &f, "read", 3).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                Error::FileTooLarge {
-                    size: 4,
-                    limit: 3,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        assert_eq!(
-            read_input(&dir, "read", 9).unwrap_err().kind(),
-            "is_directory"
-        );
     }
 
     #[test]

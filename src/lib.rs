@@ -14,6 +14,7 @@ pub mod encoding;
 pub(crate) mod error;
 pub(crate) mod guard;
 pub mod image;
+pub(crate) mod input;
 pub(crate) mod lock;
 pub mod notebook;
 pub(crate) mod output;

@@ -4,9 +4,9 @@
 //! and, under `--root`, `openat2(RESOLVE_BENEATH|NO_MAGICLINKS)` from the root), and the
 //! identity re-check (`verify_opened`: the opened file is a regular file and the very inode
 //! that was checked). `open_regular` composes them; grep uses the open layer alone; `open_input`
-//! is the same guard for files the caller names as input (links followed). Also the stat
-//! identity used to detect a file changing under a read, an EINTR-retrying read, and a
-//! streaming SHA-256. No policy about sessions lives here.
+//! is the same guard for files the caller names as input (links followed, a FIFO admitted).
+//! Also the stat identity used to detect a file changing under a read, an EINTR-retrying read,
+//! and a streaming SHA-256. No policy about sessions lives here.
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
@@ -199,15 +199,16 @@ fn open_error(path: &Path, e: io::Error) -> Error {
     }
 }
 
-/// Open a file the caller names as input (`--old-file`, `--edits FILE`, `write --from`):
-/// the same three layers, following links (the caller chose the name, it is not a target).
-/// With `allow_fifo`, a FIFO or pipe the caller named (`--from <(cmd)`, `/dev/stdin`) is opened
-/// too — blocking, as a reader of a pipe must, so its writer's data is not mistaken for an
-/// empty file. Devices, sockets and directories are refused without being opened.
+/// Open a file the caller names as input (`--old-file`, `--new-file`, `--edits FILE`, `write
+/// --from`; read through `input::Input`): the same three layers, following links (the caller
+/// chose the name, it is not a target). A FIFO or pipe the caller named (`--from <(cmd)`,
+/// `/dev/stdin` on a pipe) is opened too, non-blocking like every guarded open, so it never
+/// waits for a writer here (its reader waits, interruptibly). Devices, sockets and
+/// directories are refused without being opened. Returns the file and its metadata.
 /// `op` names the operation in an error ("read the edits from").
-pub(crate) fn open_input(path: &Path, op: &'static str, allow_fifo: bool) -> Result<File> {
+pub(crate) fn open_input(path: &Path, op: &'static str) -> Result<(File, Metadata)> {
     let checked = metadata_of(path)?;
-    open_input_checked(path, op, allow_fifo, &checked)
+    open_input_checked(path, op, &checked)
 }
 
 /// `open_input` after its gate (`checked`, the metadata of `path`): open it and re-check that
@@ -215,19 +216,13 @@ pub(crate) fn open_input(path: &Path, op: &'static str, allow_fifo: bool) -> Res
 fn open_input_checked(
     path: &Path,
     op: &'static str,
-    allow_fifo: bool,
     checked: &Metadata,
-) -> Result<File> {
-    let pipe = allow_fifo && checked.file_type().is_fifo();
+) -> Result<(File, Metadata)> {
+    let pipe = checked.file_type().is_fifo();
     if !pipe {
         check_regular(path, checked)?;
     }
-    let opened = if pipe {
-        File::open(path)
-    } else {
-        open_flagged(path, true)
-    };
-    let file = opened.map_err(|e| Error::io(op, path, e))?;
+    let file = open_flagged(path, true).map_err(|e| Error::io(op, path, e))?;
     let opened = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
     if pipe {
         // The same inode is the same FIFO.
@@ -235,12 +230,12 @@ fn open_input_checked(
     } else {
         verify_opened(path, checked, &opened)?;
     }
-    Ok(file)
+    Ok((file, opened))
 }
 
 /// One `read`, retried while it is interrupted (`EINTR`) — unless the interruption is a
 /// Ctrl-C or SIGTERM quill caught (`signals`): then the `Interrupted` error is returned, which
-/// `Error::io` turns into `interrupted`. (`signals::InterruptibleReader` reports a caught
+/// `Error::io` turns into `interrupted`. (`input::Input` reports a caught
 /// signal exactly so; retrying it would wait forever on a silent pipe.)
 pub(crate) fn read_retrying(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     loop {
@@ -446,10 +441,7 @@ mod tests {
         };
         let want = [dir.path().join("f").display().to_string()];
         assert_eq!(similar(regular_metadata(&missing).unwrap_err()), want);
-        assert_eq!(
-            similar(open_input(&missing, "read", false).unwrap_err()),
-            want
-        );
+        assert_eq!(similar(open_input(&missing, "read").unwrap_err()), want);
         let enoent = io::Error::from_raw_os_error(libc::ENOENT);
         assert_eq!(similar(open_error(&missing, enoent)), want);
     }
@@ -676,40 +668,48 @@ mod tests {
     // --- inputs the caller names
 
     #[test]
-    fn input_follows_links_and_refuses_irregular_files() {
+    fn input_follows_links_and_refuses_devices() {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real");
         fs::write(&real, b"x").unwrap();
         let link = dir.path().join("link");
         symlink(&real, &link).unwrap();
-        assert!(open_input(&link, "read", false).is_ok());
-        let fifo = dir.path().join("fifo");
-        mkfifo(&fifo);
-        let f2 = fifo.clone();
-        let r = within_2s(move || open_input(&f2, "read", false).map(|_| ()));
-        if r.is_none() {
-            unblock(&fifo);
-        }
-        let e = r
-            .expect("a FIFO was opened without allow_fifo")
-            .unwrap_err();
-        assert_eq!(e.kind(), "irregular_file");
+        let (_, m) = open_input(&link, "read").unwrap();
+        assert_eq!(m.ino(), fs::metadata(&real).unwrap().ino());
         assert_eq!(
-            open_input(Path::new("/dev/zero"), "read", true)
+            open_input(Path::new("/dev/zero"), "read")
                 .unwrap_err()
                 .kind(),
             "irregular_file"
         );
         assert_eq!(
-            open_input(dir.path(), "read", true).unwrap_err().kind(),
+            open_input(dir.path(), "read").unwrap_err().kind(),
             "is_directory"
         );
         assert_eq!(
-            open_input(&dir.path().join("nope"), "read", true)
+            open_input(&dir.path().join("nope"), "read")
                 .unwrap_err()
                 .kind(),
             "not_found"
         );
+    }
+
+    /// A FIFO the caller names opens at once, though nobody writes to it, and non-blocking
+    /// (its reader, `input::Input`, waits for the writer where a signal is noticed).
+    #[test]
+    fn input_fifo_opens_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let f2 = fifo.clone();
+        let r = within_2s(move || open_input(&f2, "read").map(|(f, m)| (f, m.file_type())));
+        if r.is_none() {
+            unblock(&fifo);
+        }
+        let (file, ft) = r.expect("the open of a FIFO waited for a writer").unwrap();
+        assert!(ft.is_fifo());
+        let flags = rustix::fs::fcntl_getfl(&file).unwrap();
+        assert!(flags.contains(OFlags::NONBLOCK));
     }
 
     /// Another FIFO swapped in after the gate, or a regular file: not the pipe that was
@@ -725,38 +725,19 @@ mod tests {
         let other = dir.path().join("other");
         mkfifo(&other);
         fs::rename(&other, &fifo).unwrap();
-        let f2 = fifo.clone();
-        let writer = std::thread::spawn(move || {
-            let _w = fs::OpenOptions::new().write(true).open(&f2).unwrap();
-        });
-        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
-        writer.join().unwrap();
+        let e = open_input_checked(&fifo, "read", &checked).unwrap_err();
         assert_eq!(e.kind(), "changed_during_read");
         fs::write(&other, b"x").unwrap();
         fs::rename(&other, &fifo).unwrap();
-        let e = open_input_checked(&fifo, "read", true, &checked).unwrap_err();
+        let e = open_input_checked(&fifo, "read", &checked).unwrap_err();
         assert_eq!(e.kind(), "changed_during_read");
         // A regular file's gate metadata: the FIFO check does not apply.
         let regular = fs::metadata(&fifo).unwrap();
-        assert!(open_input_checked(&fifo, "read", true, &regular).is_ok());
-        assert!(open_input_checked(&fifo, "read", false, &regular).is_ok());
-    }
-
-    #[test]
-    fn input_fifo_is_opened_when_allowed() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("fifo");
+        assert!(open_input_checked(&fifo, "read", &regular).is_ok());
+        // A FIFO swapped in for a regular file after its gate: refused as what it is.
+        fs::remove_file(&fifo).unwrap();
         mkfifo(&fifo);
-        let f2 = fifo.clone();
-        let writer = std::thread::spawn(move || {
-            // Opening for writing blocks until the reader opens: then write and close.
-            let mut w = fs::OpenOptions::new().write(true).open(&f2).unwrap();
-            std::io::Write::write_all(&mut w, b"piped").unwrap();
-        });
-        let mut r = open_input(&fifo, "read", true).unwrap();
-        let mut s = String::new();
-        r.read_to_string(&mut s).unwrap();
-        writer.join().unwrap();
-        assert_eq!(s, "piped");
+        let e = open_input_checked(&fifo, "read", &regular).unwrap_err();
+        assert_eq!(e.kind(), "irregular_file");
     }
 }

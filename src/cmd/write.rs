@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use crate::cli::WriteArgs;
 use crate::error::{Error, Result};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
+use crate::input::Input;
 use crate::lock::hex;
 use crate::paths::Resolved;
 use crate::probe::{self, parse_sha256};
@@ -177,20 +178,19 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
     }
     if let Some(from) = args.from.as_ref().filter(|f| f.as_os_str() != "-") {
         // `--from FILE` streams, uncapped as before: the content goes to the temporary file,
-        // not to memory. It is opened through the input guard: a regular file, or a FIFO or
-        // pipe the caller named on purpose (`--from <(cmd)`, `--from /dev/stdin`), which is
-        // how stdin-like sources are given by name. A directory is `is_directory`; a device
-        // (`/dev/zero` would never end, `/dev/tty` would wait for a person) or a socket is
-        // `irregular_file`, refused without being opened.
-        return Ok(Box::new(probe::open_input(from, "open", true)?));
+        // not to memory. It is an input (`input::Input`): a regular file, or a FIFO or pipe
+        // the caller named on purpose (`--from <(cmd)`, `--from /dev/stdin`), opened without
+        // waiting for its writer and read where Ctrl-C is noticed. A directory is
+        // `is_directory`; a device (`/dev/zero` would never end, `/dev/tty` would wait for a
+        // person) or a socket is `irregular_file`, refused without being opened.
+        return Ok(Box::new(Input::open(from, "open")?));
     }
-    let stdin = io::stdin();
-    if stdin.is_terminal() {
+    if io::stdin().is_terminal() {
         return Err(Error::usage(
             "give the new content with --content TEXT, --from FILE, or on stdin",
         ));
     }
-    Ok(Box::new(signals::InterruptibleReader::new(stdin)))
+    Ok(Box::new(Input::stdin()))
 }
 
 fn source_name(args: &WriteArgs) -> PathBuf {

@@ -1,7 +1,7 @@
 //! The guarded layer seen from outside, one defense at a time: the directory fsync after each
 //! publication (watched with strace), the umask default of a new file, the owner a replacement
 //! keeps, a lock file planted as a symbolic link, and the input guard of `--old-file`,
-//! `--edits FILE` and `write --from` (regular files only, capped; a FIFO only for `--from`).
+//! `--edits FILE` and `write --from` (regular files or named pipes, never devices; capped).
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -152,13 +152,12 @@ fn a_lock_file_planted_as_a_link_is_not_followed() {
 }
 
 #[test]
-fn edit_inputs_are_regular_files_under_the_cap() {
+fn edit_inputs_are_files_or_named_pipes_under_the_cap() {
     let env = TestEnv::new();
     env.write("f.txt", "alpha\nbeta\n");
     env.json(&["read", "f.txt"]).ok();
     env.write("old.txt", "alpha");
     env.write("new.txt", "ALPHA");
-    mkfifo(&env.path("fifo"));
     fs::create_dir(env.path("dir")).unwrap();
 
     let edit = |old: &str, extra: &[&str]| {
@@ -166,20 +165,35 @@ fn edit_inputs_are_regular_files_under_the_cap() {
         args.extend_from_slice(extra);
         env.json(&args)
     };
-    edit("fifo", &[]).err("irregular_file", 3);
     edit("dir", &[]).err("is_directory", 3);
     edit("/dev/null", &[]).err("irregular_file", 3);
     edit("old.txt", &["--max-file-bytes", "4"]).err("file_too_large", 3);
-    env.json(&["edit", "f.txt", "--edits", "fifo"])
-        .err("irregular_file", 3);
     env.json_stdin(
         &["edit", "f.txt", "--edits", "-", "--max-file-bytes", "40"],
         br#"[{"old":"alpha","new":"ALPHA"},{"old":"beta","new":"BETA"}]"#,
     )
     .err("file_too_large", 3);
     assert_eq!(env.read("f.txt"), b"alpha\nbeta\n");
-    edit("old.txt", &["--max-file-bytes", "100"]).ok();
+
+    // A FIFO the caller names is a pipe, read to its end (and under the cap).
+    let fifo = env.path("fifo");
+    mkfifo(&fifo);
+    let feed = |bytes: &'static [u8]| {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::write(&fifo, bytes).unwrap())
+    };
+    let writer = feed(b"alpha");
+    edit("fifo", &["--max-file-bytes", "4"]).err("file_too_large", 3);
+    writer.join().unwrap();
+    assert_eq!(env.read("f.txt"), b"alpha\nbeta\n");
+    let writer = feed(b"alpha");
+    edit("fifo", &["--max-file-bytes", "100"]).ok();
+    writer.join().unwrap();
     assert_eq!(env.read("f.txt"), b"ALPHA\nbeta\n");
+    let writer = feed(br#"[{"old":"beta","new":"BETA"}]"#);
+    env.json(&["edit", "f.txt", "--edits", "fifo"]).ok();
+    writer.join().unwrap();
+    assert_eq!(env.read("f.txt"), b"ALPHA\nBETA\n");
 }
 
 #[test]

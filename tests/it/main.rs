@@ -14,6 +14,7 @@ mod faults;
 mod generated;
 mod grammar;
 mod guards;
+mod input_waits;
 mod patching;
 mod read;
 mod resolve;

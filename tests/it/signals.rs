@@ -106,3 +106,44 @@ fn sigterm_is_answered_then_quill_dies_by_it() {
     assert!(quill_temps(&env.dir).is_empty());
     env.assert_file("f.txt", "old\n");
 }
+
+/// A signal that comes too late to abandon the change — during the rename that publishes it
+/// (strace delivers it there) — gets the change's answer, `ok: true`, and then the same death
+/// by the signal, so a shell loop stops there too.
+#[test]
+#[ignore = "needs strace"]
+fn a_signal_during_publication_gets_the_answer_then_the_death() {
+    require_strace();
+    let env = TestEnv::new();
+    env.write("f.txt", "old\n");
+    let hash = sha256_hex(b"old\n");
+    let out = env
+        .cmd([
+            "--json",
+            "write",
+            "f.txt",
+            "--expect-sha256",
+            &hash,
+            "--content",
+            "new\n",
+        ])
+        .wrapped([
+            "strace",
+            "-f",
+            "-qq",
+            "-o",
+            "/dev/null",
+            "-e",
+            "inject=rename,renameat,renameat2:signal=SIGINT:when=1",
+        ])
+        .run();
+    out.check(
+        out.signal == Some(libc::SIGINT),
+        "death by SIGINT after the answer",
+    );
+    let m = out.mutation();
+    assert!(m.ok, "the change landed and is reported as landed");
+    assert_eq!(m.sha256, sha256_hex(b"new\n"));
+    env.assert_file("f.txt", "new\n");
+    assert!(quill_temps(&env.dir).is_empty());
+}

@@ -18,6 +18,7 @@ use crate::cli::EditArgs;
 use crate::encoding::{self, Encoding};
 use crate::error::{Error, Result};
 use crate::guard::{self, Change};
+use crate::input::Input;
 use crate::paths::{self, Resolved};
 use crate::probe::{parse_sha256, sha256_bytes};
 use crate::report::{LineSpan, Report};
@@ -220,16 +221,17 @@ fn encoding_of(target: &Path, bytes: &[u8]) -> Result<Encoding> {
 }
 
 /// The edits of the command line. Files named by `--edits`, `--old-file` and `--new-file` are
-/// read through `guard::read_input` (regular files only, at most `cap` — `--max-file-bytes` —
-/// bytes); `--edits -` reads stdin, under the same cap.
+/// inputs (`input::Input`: a regular file or a pipe, read where Ctrl-C is noticed), at most
+/// `cap` — `--max-file-bytes` — bytes each; `--edits -` reads stdin, under the same cap.
 fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
     if let Some(file) = &args.edits {
         const OP: &str = "read the edits from";
-        let bytes = if file.as_os_str() == "-" {
-            guard::read_capped(std::io::stdin(), Path::new("<stdin>"), OP, cap)?
+        let input = if file.as_os_str() == "-" {
+            Input::stdin()
         } else {
-            guard::read_input(file, OP, cap)?
+            Input::open(file, OP)?
         };
+        let bytes = input.read_all(OP, cap)?;
         let specs: Vec<EditSpec> = serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid_argument(format!(
                 "--edits must be a JSON array of {{\"old\", \"new\", \"replaceAll\"}} objects: {e}"
@@ -270,7 +272,7 @@ fn text_arg(
             "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
         )));
     };
-    String::from_utf8(guard::read_input(file, "read", cap)?).map_err(|_| {
+    String::from_utf8(Input::open(file, "read")?.read_all("read", cap)?).map_err(|_| {
         Error::invalid_argument(format!(
             "--{name}-file {} is not valid UTF-8",
             file.display()
