@@ -542,6 +542,14 @@ impl Error {
             Error::StateUnavailable { message, .. } if message.contains("newer than this quill") => {
                 "a newer quill wrote this state: upgrade quill, or use another --state-dir or --session".into()
             }
+            Error::StateUnavailable { message, path }
+                if message.ends_with(crate::state::checked::UNTRUSTED) =>
+            {
+                format!(
+                    "quill never makes such an entry: remove {} and retry, or point --state-dir (or QUILL_STATE_DIR) at another directory",
+                    shell_quote(path)
+                )
+            }
             Error::StateUnavailable { .. } => {
                 "point --state-dir (or QUILL_STATE_DIR) at a writable directory you own".into()
             }

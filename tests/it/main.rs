@@ -14,6 +14,7 @@ mod generated;
 mod grammar;
 mod guards;
 mod patching;
+mod planted;
 mod read;
 mod resolve;
 mod search;
