@@ -40,7 +40,11 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
     let store = s.store();
     let file = store.session(&s.session);
     let history = file.history();
-    let session = file.load()?;
+    // A removal this session's undo began and was killed in: finished first (as if that
+    // undo had recorded it), then the steps are what they would be after it.
+    let session = file.load_settled(&target, || {
+        fs::symlink_metadata(&target).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    })?;
     let Some(step) = session.history.get(&key).and_then(|s| s.last()).cloned() else {
         return Err(Error::NothingToUndo {
             path: target,
@@ -69,7 +73,13 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
                 guard::commit(s, &target, staged, Some(&cur.meta))?;
             }
             None => {
-                fs::remove_file(&target).map_err(|e| Error::io("remove", &target, e))?;
+                // Recorded first: killed after the unlink, the next call can tell this undo
+                // from someone else's deletion (`SessionFile::load_settled`).
+                file.update(|session| session.mark_removing(&target, &step.after))?;
+                if let Err(e) = fs::remove_file(&target) {
+                    let _ = file.update(|session| session.unmark_removing(&target));
+                    return Err(Error::io("remove", &target, e));
+                }
                 guard::sync_dir(s, &target);
             }
         }

@@ -187,6 +187,22 @@ impl SessionFile<'_> {
         }
     }
 
+    /// `load`, for a caller holding `target`'s mutation lock: when an undo of `target`'s
+    /// creation was begun and not recorded as finished (`Session::is_removing`) and `gone()`
+    /// says the file is not there, that undo was carried out — quill was killed between the
+    /// unlink and the state update — and it is finished now (`Session::settle_removal`), so
+    /// the file counts as never read rather than as deleted by someone else.
+    pub fn load_settled(&self, target: &Path, gone: impl FnOnce() -> bool) -> Result<Session> {
+        let session = self.load()?;
+        if !session.is_removing(target) || !gone() {
+            return Ok(session);
+        }
+        self.update(|session| {
+            session.settle_removal(target);
+            session.clone()
+        })
+    }
+
     /// Read-modify-write the session under its lock.
     pub fn update<T>(&self, f: impl FnOnce(&mut Session) -> T) -> Result<T> {
         self.store.ensure_dirs()?;
