@@ -4,10 +4,12 @@
 //! a session; past either, the oldest steps go and their blobs are removed once no step
 //! refers to them. Every change of steps and blobs happens inside the session's state update
 //! (under its lock), so two processes never delete a blob the other just referenced. A blob is
-//! verified against its name before it is restored. Blobs and their folders are opened and
-//! checked by `checked`; a name that is not a SHA-256 in hex is never opened or removed.
-//! Nothing here decides whether an undo is allowed; `cmd::undo` does. It knows sessions' data,
-//! never the reverse.
+//! verified against its name before it is restored, and fsync'ed before it is renamed into
+//! place (a blob is written only by a mutation, whose own publication fsyncs anyway: a power
+//! cut never leaves a step whose blob is torn). Blobs and their folders are opened and checked
+//! by `checked`; a name that is not a SHA-256 in hex is never opened or removed. Nothing here
+//! decides whether an undo is allowed; `cmd::undo` does. It knows sessions' data, never the
+//! reverse.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -205,6 +207,8 @@ fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
     }
     let mut tmp = checked::temp_in(dir, ".blob-")?;
     tmp.write_all(bytes)?;
+    // Durable before any session names it (see the module comment).
+    tmp.as_file().sync_data()?;
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
 }

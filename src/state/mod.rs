@@ -317,6 +317,8 @@ impl SessionFile<'_> {
             .and_then(|()| w.flush())
             .map_err(|e| unavailable(&self.file, "write", e))?;
         drop(w);
+        // Not fsync'ed: every read saves its session, and an fsync there costs more than the
+        // rest of the read; a torn session fails closed (quarantined). See the README.
         tmp.persist(&self.file)
             .map_err(|e| unavailable(&self.file, "replace", e.error))?;
         Ok(())
