@@ -3,7 +3,7 @@
 //! the kernel drops it when the holder exits or dies, so there are no stale locks. The target
 //! itself is never locked and lock files are never unlinked: both would let two holders lock
 //! different inodes. Lock files are opened `O_NOFOLLOW|O_NONBLOCK` and checked (a regular
-//! file of this user with one link, `state::checked`) before they are locked or written, and
+//! file of this user with one link, `checked`) before they are locked or written, and
 //! carry the holder's pid.
 
 use std::fs::{File, OpenOptions, TryLockError};
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::checked;
 use crate::error::{Error, Result};
-use crate::state::checked;
 
 /// A held lock; released when dropped (the file is closed).
 #[derive(Debug)]

@@ -16,8 +16,8 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::checked;
 use super::session::{Session, UndoStep};
+use crate::checked;
 use crate::error::{Error, Result};
 use crate::probe::sha256_bytes;
 use crate::warnings::Warnings;

@@ -10,7 +10,6 @@
 //! write, is refused; every entry in it is opened and checked by `checked` (no FIFO, no link,
 //! no file of another user is ever followed or waited on).
 
-pub mod checked;
 pub mod history;
 pub mod session;
 
@@ -24,6 +23,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::checked;
 use crate::error::{Error, Result};
 use crate::lock::{self, LockGuard};
 use crate::warnings::Warnings;

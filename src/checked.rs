@@ -6,7 +6,8 @@
 //! file, a lock file hard-linked to a file elsewhere, a symlinked `locks/` — is
 //! `state_unavailable` at once, naming the entry: never a hang, never a read or write outside
 //! the state directory. Temporary files are created `O_EXCL|O_NOFOLLOW`. The top-level
-//! directory's own check (owner, mode) stays with `Store`.
+//! directory's own check (owner, mode) stays with `state::Store`; `state` and `lock` open
+//! their files through here.
 
 use std::fs::{self, DirBuilder, File, Metadata, OpenOptions};
 use std::io;
@@ -16,10 +17,7 @@ use std::path::Path;
 use rustix::fs::OFlags;
 use tempfile::NamedTempFile;
 
-use crate::error::{Error, Result};
-
-/// Ends the message of every refusal of an entry; the error's hint keys on it.
-pub const UNTRUSTED: &str = "quill does not trust it";
+use crate::error::{Error, Result, UNTRUSTED};
 
 /// The extra open flags of every state file: a link at its name is never followed (`ELOOP`),
 /// a FIFO or device never blocks the open, and the descriptor is not inherited.
