@@ -6,8 +6,8 @@
 #   scripts/mutants.sh [FILE...] [-- CARGO-MUTANTS-ARGS...]
 #
 #   FILE     one or more of the guarded layer's files (default: all of them):
-#            src/publish.rs src/lock.rs src/probe.rs src/guard.rs src/state/mod.rs
-#            src/state/session.rs src/state/history.rs
+#            src/publish.rs src/lock.rs src/probe.rs src/guard.rs src/checked.rs
+#            src/state/mod.rs src/state/session.rs src/state/history.rs
 #   --       anything after it goes to cargo-mutants itself (e.g. `-- --list`, `-- -j 2`,
 #            `-- --re 'seal'`).
 #
@@ -52,7 +52,7 @@ while (($#)); do
     shift
 done
 if ((${#files[@]} == 0)); then
-    files=(src/publish.rs src/lock.rs src/probe.rs src/guard.rs
+    files=(src/publish.rs src/lock.rs src/probe.rs src/guard.rs src/checked.rs
         src/state/mod.rs src/state/session.rs src/state/history.rs)
 fi
 
@@ -60,10 +60,11 @@ fi
 filters_for() {
     case $1 in
     src/publish.rs) echo "publish:: guards:: write:: transfer::" ;;
-    src/lock.rs) echo "lock:: guards::" ;;
+    src/lock.rs) echo "lock:: guards:: planted::" ;;
+    src/checked.rs) echo "checked:: lock:: state:: planted::" ;;
     src/probe.rs) echo "probe:: guards::" ;;
     src/guard.rs) echo "guard:: guards:: write:: edit:: undo::" ;;
-    src/state/*) echo "state:: guards:: undo::" ;;
+    src/state/*) echo "state:: guards:: undo:: planted::" ;;
     *) echo "" ;;
     esac
 }

@@ -20,6 +20,10 @@ pub(crate) mod exit {
 
 pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Ends the message of a `state_unavailable` for an entry of the state directory that
+/// `checked` refuses (a FIFO, a link, a foreign or hard-linked file); its hint keys on it.
+pub(crate) const UNTRUSTED: &str = "quill does not trust it";
+
 /// Every failure quill reports. The variant is the JSON `kind` (snake_case, the serde tag);
 /// its fields, except the ones marked `skip`, are the kind-specific fields of the JSON
 /// `error` object (camelCase), derived rather than listed by hand.
@@ -541,6 +545,14 @@ impl Error {
             }
             Error::StateUnavailable { message, .. } if message.contains("newer than this quill") => {
                 "a newer quill wrote this state: upgrade quill, or use another --state-dir or --session".into()
+            }
+            Error::StateUnavailable { message, path }
+                if message.ends_with(UNTRUSTED) =>
+            {
+                format!(
+                    "quill never makes such an entry: remove {} and retry, or point --state-dir (or QUILL_STATE_DIR) at another directory",
+                    shell_quote(path)
+                )
             }
             Error::StateUnavailable { .. } => {
                 "point --state-dir (or QUILL_STATE_DIR) at a writable directory you own".into()

@@ -263,12 +263,13 @@ pub(crate) fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>)
 
 /// Creating a file that is not there: refused as `stale` when the caller expected a version
 /// of it (`--expect-sha256`) or the session has read it — someone deleted it since, and a
-/// change never lands on top of a change the caller has not seen.
+/// change never lands on top of a change the caller has not seen. (An undo of its creation
+/// that was killed after the unlink is no one else's deletion: `load_settled` finishes it.)
 pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
     let known = expect.is_some()
         || s.store()
             .session(&s.session)
-            .load()?
+            .load_settled(target, || true)?
             .baseline(target)
             .is_some();
     if known {

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub(crate) mod bytes;
+pub(crate) mod checked;
 pub(crate) mod cli;
 pub mod cmd;
 pub mod diff;

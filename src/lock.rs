@@ -2,7 +2,9 @@
 //! lock file in the state directory, taken with `std::fs::File::try_lock` in a bounded wait;
 //! the kernel drops it when the holder exits or dies, so there are no stale locks. The target
 //! itself is never locked and lock files are never unlinked: both would let two holders lock
-//! different inodes. Lock files are opened `O_NOFOLLOW` and carry the holder's pid.
+//! different inodes. Lock files are opened `O_NOFOLLOW|O_NONBLOCK` and checked (a regular
+//! file of this user with one link, `checked`) before they are locked or written, and
+//! carry the holder's pid.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
@@ -12,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::checked;
 use crate::error::{Error, Result};
 
 /// A held lock; released when dropped (the file is closed).
@@ -31,10 +34,10 @@ pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Re
         .mode(0o600)
         .custom_flags(lock_flags().bits() as i32)
         .open(lock_file)
-        .map_err(|e| Error::StateUnavailable {
-            message: format!("cannot open lock file {}: {e}", lock_file.display()),
-            path: lock_file.to_path_buf(),
-        })?;
+        .map_err(|e| checked::open_failed(lock_file, e))?;
+    // A FIFO or a hard link to a file elsewhere planted at the name is refused before it is
+    // locked, and before the pid is written into it.
+    checked::check_file(&file, lock_file)?;
     let start = Instant::now();
     let mut pause = Duration::from_micros(200);
     loop {
@@ -68,10 +71,11 @@ pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Re
     Ok(LockGuard { _file: file })
 }
 
-/// Extra flags of a lock file's open: a link planted at its name is never followed (the open
-/// fails with `ELOOP`), and the descriptor is not inherited.
+/// Extra flags of a lock file's open, those of every state file: a link planted at its name
+/// is never followed (the open fails with `ELOOP`), a FIFO never blocks, and the descriptor is
+/// not inherited.
 fn lock_flags() -> rustix::fs::OFlags {
-    rustix::fs::OFlags::NOFOLLOW.union(rustix::fs::OFlags::CLOEXEC)
+    checked::flags()
 }
 
 /// The lock file that orders mutations of `canonical` (a resolved path).
@@ -141,6 +145,32 @@ mod tests {
         assert!(acquire(&dangling, Path::new("/f"), Duration::from_millis(30)).is_err());
         assert!(!dir.path().join("created").exists());
         assert!(lock_flags().contains(rustix::fs::OFlags::CLOEXEC));
+    }
+
+    #[test]
+    fn a_lock_file_with_another_name_elsewhere_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, b"keep me").unwrap();
+        let lock = dir.path().join("x.lock");
+        std::fs::hard_link(&outside, &lock).unwrap();
+        let err = acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
+        assert_eq!(err.kind(), "state_unavailable");
+        assert!(err.to_string().contains("has 2 hard links"), "{err}");
+        assert_eq!(std::fs::read(&outside).unwrap(), b"keep me");
+        // A FIFO is refused at once, never waited on.
+        let fifo = dir.path().join("f.lock");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let err = acquire(&fifo, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
+        assert!(err.to_string().contains("is a FIFO"), "{err}");
+        assert!(lock_flags().contains(rustix::fs::OFlags::NONBLOCK));
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
             report.action = "sessions";
             report.sessions = Some(
                 store
-                    .list_sessions()
+                    .list_sessions()?
                     .into_iter()
                     .map(|(session, files, ns)| SessionSummary {
                         session,

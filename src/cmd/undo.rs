@@ -38,7 +38,13 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
     let store = s.store();
     let file = store.session(&s.session);
     let history = file.history();
-    let session = file.load()?;
+    // A removal this session's undo began and was killed in: finished first (as if that
+    // undo had recorded it), then the steps are what they would be after it.
+    let parent = guard::parent(s, &target)?;
+    let session = file.load_settled(&target, || match &parent {
+        Some(p) => p.stat().is_ok_and(|m| m.is_none()),
+        None => true,
+    })?;
     let Some(step) = session.history.get(&key).and_then(|s| s.last()).cloned() else {
         return Err(Error::NothingToUndo {
             path: target,
@@ -50,7 +56,6 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
         session: s.session.clone(),
         deleted,
     };
-    let parent = guard::parent(s, &target)?;
     let cur =
         guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?.ok_or_else(|| stale(true))?;
     // The file exists, so its directory does.
@@ -73,7 +78,13 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
                 Some(guard::commit(s, staged, Some(&cur.meta))?)
             }
             None => {
-                parent.remove_target()?;
+                // Recorded first: killed after the unlink, the next call can tell this undo
+                // from someone else's deletion (`SessionFile::load_settled`).
+                file.update(|session| session.mark_removing(&target, &step.after))?;
+                if let Err(e) = parent.remove_target() {
+                    let _ = file.update(|session| session.unmark_removing(&target));
+                    return Err(e);
+                }
                 guard::sync_dir(s, &parent);
                 None
             }

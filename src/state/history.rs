@@ -4,16 +4,20 @@
 //! a session; past either, the oldest steps go and their blobs are removed once no step
 //! refers to them. Every change of steps and blobs happens inside the session's state update
 //! (under its lock), so two processes never delete a blob the other just referenced. A blob is
-//! verified against its name before it is restored. Nothing here decides whether an undo is
-//! allowed; `cmd::undo` does. It knows sessions' data, never the reverse.
+//! verified against its name before it is restored, and fsync'ed before it is renamed into
+//! place (a blob is written only by a mutation, whose own publication fsyncs anyway: a power
+//! cut never leaves a step whose blob is torn). Blobs and their folders are opened and checked
+//! by `checked`; a name that is not a SHA-256 in hex is never opened or removed. Nothing here
+//! decides whether an undo is allowed; `cmd::undo` does. It knows sessions' data, never the
+//! reverse.
 
 use std::collections::BTreeSet;
-use std::fs::{self, DirBuilder};
-use std::io::{self, Write};
-use std::os::unix::fs::DirBuilderExt;
+use std::fs;
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::session::{Session, UndoStep};
+use crate::checked;
 use crate::error::{Error, Result};
 use crate::probe::sha256_bytes;
 use crate::warnings::Warnings;
@@ -156,10 +160,16 @@ fn referenced_bytes(session: &Session) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
-/// Delete the blobs of `dropped` steps that no remaining step refers to.
+/// Delete the blobs of `dropped` steps that no remaining step refers to (never through a
+/// folder that is a link, never a name that is not a blob's).
 fn collect(dir: &Path, session: &Session, dropped: Vec<UndoStep>) {
+    if dropped.iter().all(|s| s.before.is_none()) || !dirs_are_real(dir) {
+        return;
+    }
     for step in dropped {
-        let Some(hash) = step.before else { continue };
+        let Some(hash) = step.before.filter(|h| is_blob_name(h)) else {
+            continue;
+        };
         let used = session
             .history
             .values()
@@ -171,31 +181,67 @@ fn collect(dir: &Path, session: &Session, dropped: Vec<UndoStep>) {
     }
 }
 
+/// Whether `history/` and the session's folder in it are real directories of this user.
+fn dirs_are_real(dir: &Path) -> bool {
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    matches!(checked::check_dir(parent), Ok(true)) && matches!(checked::check_dir(dir), Ok(true))
+}
+
+/// A blob's name: the SHA-256 of its content, 64 lower-case hex digits (a step read from the
+/// state file could name anything).
+fn is_blob_name(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Keep `bytes` as the blob `hash`: written to a new temporary file, fsync'ed, renamed into
+/// place. A blob already there (a regular file of ours of the right size) is kept.
 fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
+    let as_io = |e: Error| io::Error::other(e.to_string());
+    checked::ensure_dir(dir.parent().unwrap_or(Path::new("."))).map_err(as_io)?;
+    checked::ensure_dir(dir).map_err(as_io)?;
     let path = dir.join(hash);
-    if fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+    if fs::symlink_metadata(&path)
+        .is_ok_and(|m| checked::check_meta(&m, &path).is_ok() && m.len() == bytes.len() as u64)
+    {
         return Ok(());
     }
-    DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".blob-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = checked::temp_in(dir, ".blob-")?;
     tmp.write_all(bytes)?;
+    // Durable before any session names it (see the module comment).
+    tmp.as_file().sync_data()?;
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
 }
 
 fn load_blob(dir: &Path, target: &Path, hash: &str) -> Result<Vec<u8>> {
     let path = dir.join(hash);
-    let bytes = fs::read(&path).map_err(|e| Error::StateUnavailable {
+    let missing = |why: String| Error::StateUnavailable {
         message: format!(
-            "the undo history of {} is missing ({}: {e})",
+            "the undo history of {} is missing ({}: {why})",
             target.display(),
             path.display()
         ),
         path: path.clone(),
-    })?;
+    };
+    if !is_blob_name(hash) {
+        return Err(Error::StateUnavailable {
+            message: format!(
+                "the undo history of {} is damaged (its step names {hash:?}, not a blob)",
+                target.display()
+            ),
+            path: dir.to_path_buf(),
+        });
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    if !checked::check_dir(parent)? || !checked::check_dir(dir)? {
+        return Err(missing("no such directory".into()));
+    }
+    let Some(mut file) = checked::open_read(&path)? else {
+        return Err(missing("no such file".into()));
+    };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| missing(e.to_string()))?;
     if sha256_bytes(&bytes) != hash {
         return Err(Error::StateUnavailable {
             message: format!(

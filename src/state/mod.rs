@@ -7,13 +7,14 @@
 //! sessions (least recently modified removed). A file that cannot be parsed is moved aside and
 //! the session starts empty (fail closed); a file of a newer format version is left untouched
 //! and reported as `state_unavailable`. A state directory someone else owns, or others may
-//! write, is refused.
+//! write, is refused; every entry in it is opened and checked by `checked` (no FIFO, no link,
+//! no file of another user is ever followed or waited on).
 
 pub mod history;
 pub mod session;
 
 use std::fs::{self, DirBuilder};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::checked;
 use crate::error::{Error, Result};
 use crate::lock::{self, LockGuard};
 use crate::warnings::Warnings;
@@ -66,17 +68,20 @@ impl<'a> Store<'a> {
         }
     }
 
-    /// Create the state directory (0700) and its `sessions/` and `locks/` folders.
+    /// Create the state directory (0700) and its `sessions/` and `locks/` folders; each, and
+    /// `history/` when it is there, must be a real directory of this user.
     pub fn ensure_dirs(&self) -> Result<()> {
         check_owner(self.dir)?;
-        let mut b = DirBuilder::new();
-        b.recursive(true).mode(0o700);
-        for sub in ["sessions", "locks"] {
-            let dir = self.dir.join(sub);
-            if !dir.is_dir() {
-                b.create(&dir).map_err(|e| unavailable(&dir, "create", e))?;
-            }
+        if !self.dir.is_dir() {
+            DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(self.dir)
+                .map_err(|e| unavailable(self.dir, "create", e))?;
         }
+        checked::ensure_dir(&self.dir.join("sessions"))?;
+        checked::ensure_dir(&self.dir.join("locks"))?;
+        checked::check_dir(&self.dir.join("history"))?;
         Ok(())
     }
 
@@ -95,24 +100,52 @@ impl<'a> Store<'a> {
     }
 
     /// Every session file in the state directory: (session name, files, last modified ns),
-    /// most recently used first.
-    pub fn list_sessions(&self) -> Vec<(String, usize, i128)> {
-        let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else {
-            return Vec::new();
+    /// most recently used first. An entry that `checked` refuses is left out, with a warning.
+    pub fn list_sessions(&self) -> Result<Vec<(String, usize, i128)>> {
+        check_owner(self.dir)?;
+        let sessions = self.dir.join("sessions");
+        if !checked::check_dir(&sessions)? {
+            return Ok(Vec::new());
+        }
+        let Ok(entries) = fs::read_dir(&sessions) else {
+            return Ok(Vec::new());
         };
         let mut out: Vec<(String, usize, i128)> = entries
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().as_bytes().ends_with(b".json"))
             .filter_map(|e| {
-                let m = e.metadata().ok()?;
-                let s: Session = serde_json::from_slice(&fs::read(e.path()).ok()?).ok()?;
+                let path = e.path();
+                let (bytes, m) = match read_checked(&path) {
+                    Ok(Some(read)) => read,
+                    Ok(None) => return None,
+                    Err(err) => {
+                        self.warnings.push(format!("{err}; left out"));
+                        return None;
+                    }
+                };
+                let s: Session = serde_json::from_slice(&bytes).ok()?;
                 let files = s.len();
                 Some((s.session, files, mtime_ns(&m)))
             })
             .collect();
         out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
-        out
+        Ok(out)
     }
+}
+
+/// The bytes and metadata of the state file at `path`, opened and checked by `checked`;
+/// `None` when it is not there.
+fn read_checked(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>> {
+    let Some(mut file) = checked::open_read(path)? else {
+        return Ok(None);
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| unavailable(path, "inspect", e))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.read_to_end(&mut bytes)
+        .map_err(|e| unavailable(path, "read", e))?;
+    Ok(Some((bytes, meta)))
 }
 
 /// The hex name of a session's files.
@@ -154,6 +187,22 @@ impl SessionFile<'_> {
         }
     }
 
+    /// `load`, for a caller holding `target`'s mutation lock: when an undo of `target`'s
+    /// creation was begun and not recorded as finished (`Session::is_removing`) and `gone()`
+    /// says the file is not there, that undo was carried out — quill was killed between the
+    /// unlink and the state update — and it is finished now (`Session::settle_removal`), so
+    /// the file counts as never read rather than as deleted by someone else.
+    pub fn load_settled(&self, target: &Path, gone: impl FnOnce() -> bool) -> Result<Session> {
+        let session = self.load()?;
+        if !session.is_removing(target) || !gone() {
+            return Ok(session);
+        }
+        self.update(|session| {
+            session.settle_removal(target);
+            session.clone()
+        })
+    }
+
     /// Read-modify-write the session under its lock.
     pub fn update<T>(&self, f: impl FnOnce(&mut Session) -> T) -> Result<T> {
         self.store.ensure_dirs()?;
@@ -188,16 +237,19 @@ impl SessionFile<'_> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(unavailable(&self.file, "remove", e)),
         }
+        // Never through a `history/` that is a link to elsewhere (`ensure_dirs` checked it).
         let _ = fs::remove_dir_all(&self.history);
         Ok(())
     }
 
     fn parse(&self) -> Result<Parsed> {
         check_owner(self.store.dir)?;
-        let bytes = match fs::read(&self.file) {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Parsed::Missing),
-            Err(e) => return Err(unavailable(&self.file, "read", e)),
+        let sessions = self.file.parent().unwrap_or(Path::new("."));
+        if !checked::check_dir(sessions)? {
+            return Ok(Parsed::Missing);
+        }
+        let Some((bytes, _)) = read_checked(&self.file)? else {
+            return Ok(Parsed::Missing);
         };
         // One parse on the hot path; the header is looked at only when that fails, to tell a
         // newer format (left untouched) from a corrupt file (moved aside).
@@ -242,9 +294,14 @@ impl SessionFile<'_> {
             let aside = self
                 .file
                 .with_file_name(format!("{name}.corrupt-{secs}{suffix}"));
-            if fs::hard_link(&self.file, &aside).is_ok() {
-                let _ = fs::remove_file(&self.file);
-                return aside;
+            // Renamed without replacing (never a second link: a reader would refuse the
+            // file for its two links meanwhile).
+            let cwd = rustix::fs::CWD;
+            let flags = rustix::fs::RenameFlags::NOREPLACE;
+            match rustix::fs::renameat_with(cwd, &self.file, cwd, &aside, flags) {
+                Ok(()) => return aside,
+                Err(rustix::io::Errno::EXIST) => continue,
+                Err(_) => break,
             }
         }
         let aside = self.file.with_file_name(format!("{name}.corrupt-{secs}"));
@@ -254,10 +311,7 @@ impl SessionFile<'_> {
 
     fn save(&self, session: &Session) -> Result<()> {
         let dir = self.file.parent().unwrap_or(Path::new("."));
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".session-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
+        let mut tmp = checked::temp_in(dir, ".session-")
             .map_err(|e| unavailable(dir, "create a temporary file in", e))?;
         let mut w = io::BufWriter::with_capacity(256 * 1024, tmp.as_file_mut());
         serde_json::to_writer(&mut w, session)
@@ -265,6 +319,8 @@ impl SessionFile<'_> {
             .and_then(|()| w.flush())
             .map_err(|e| unavailable(&self.file, "write", e))?;
         drop(w);
+        // Not fsync'ed: every read saves its session, and an fsync there costs more than the
+        // rest of the read; a torn session fails closed (quarantined). See the README.
         tmp.persist(&self.file)
             .map_err(|e| unavailable(&self.file, "replace", e.error))?;
         Ok(())
@@ -292,7 +348,8 @@ impl SessionFile<'_> {
         sessions.sort();
         for (_, path) in sessions.iter().take(sessions.len() + 1 - MAX_SESSIONS) {
             let _ = fs::remove_file(path);
-            // Its undo blobs live under history/<the same hex name>.
+            // Its undo blobs live under history/<the same hex name> (`ensure_dirs`, before
+            // this, checked `history/` is no link to elsewhere).
             if let Some(stem) = path.file_stem() {
                 let _ = fs::remove_dir_all(self.store.dir.join("history").join(stem));
             }
@@ -424,7 +481,7 @@ mod layer_tests {
         set_mtime(&store.session("x").file, 100, 1);
         set_mtime(&store.session("y").file, 100, 2);
         set_mtime(&store.session("z").file, 101, 0);
-        let listed = store.list_sessions();
+        let listed = store.list_sessions().unwrap();
         assert_eq!(
             listed,
             [

@@ -1,5 +1,6 @@
 //! One session's state as data (SPEC §1.1, §1.2): the read baselines (at most 512, least
-//! recently used evicted) and the undo steps, in the versioned JSON format of
+//! recently used evicted), the undo steps and the removals an undo has begun, in the
+//! versioned JSON format of
 //! `sessions/<sha256 of the name>.json`. Pure: parsing, lookups and eviction only; reading
 //! and writing the file under its lock is `state`'s job, the undo blobs `state::history`'s.
 
@@ -86,6 +87,12 @@ pub struct Session {
     /// Undo history keyed like `files`, oldest step first.
     #[serde(default)]
     pub history: BTreeMap<String, Vec<UndoStep>>,
+    /// Files an undo of their creation is removing, keyed like `files`: the SHA-256 of the
+    /// content being removed. Recorded before the unlink and cleared with the baseline after
+    /// it, so that a mark found with the file gone means that undo was carried out (and killed
+    /// before it could record so), not that someone else deleted the file.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub removing: BTreeMap<String, String>,
 }
 
 impl Session {
@@ -96,6 +103,7 @@ impl Session {
             clock: 0,
             files: BTreeMap::new(),
             history: BTreeMap::new(),
+            removing: BTreeMap::new(),
         }
     }
 
@@ -136,7 +144,12 @@ impl Session {
         let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
             return;
         };
-        self.files.insert(path_key(&baseline.path), raw);
+        let key = path_key(&baseline.path);
+        // The file is there: an undo that meant to remove it did not (or is long settled).
+        if !self.removing.is_empty() {
+            self.removing.remove(&key);
+        }
+        self.files.insert(key, raw);
         if self.files.len() > MAX_FILES {
             #[derive(Deserialize)]
             struct Used {
@@ -160,7 +173,47 @@ impl Session {
     }
 
     pub fn forget(&mut self, path: &Path) -> bool {
-        self.files.remove(&path_key(path)).is_some()
+        let key = path_key(path);
+        self.removing.remove(&key);
+        self.files.remove(&key).is_some()
+    }
+
+    /// Mark `path` as being removed by an undo of its creation; `sha256` is what it holds.
+    pub fn mark_removing(&mut self, path: &Path, sha256: &str) {
+        self.removing.insert(path_key(path), sha256.to_string());
+    }
+
+    /// Drop the mark of `mark_removing` (the removal failed: the file is still there).
+    pub fn unmark_removing(&mut self, path: &Path) {
+        self.removing.remove(&path_key(path));
+    }
+
+    /// Whether an undo of `path`'s creation was begun and not recorded as finished.
+    pub fn is_removing(&self, path: &Path) -> bool {
+        self.removing.contains_key(&path_key(path))
+    }
+
+    /// Finish the undo of `path`'s creation that was marked, for a caller that found the file
+    /// gone: the mark and the baseline go, and the undone step (a creation of that content)
+    /// is popped. Whether there was a mark.
+    pub fn settle_removal(&mut self, path: &Path) -> bool {
+        let key = path_key(path);
+        let Some(sha256) = self.removing.remove(&key) else {
+            return false;
+        };
+        self.files.remove(&key);
+        if let Some(steps) = self.history.get_mut(&key) {
+            if steps
+                .last()
+                .is_some_and(|s| s.before.is_none() && s.after == sha256)
+            {
+                steps.pop();
+            }
+            if steps.is_empty() {
+                self.history.remove(&key);
+            }
+        }
+        true
     }
 }
 
@@ -275,6 +328,52 @@ mod tests {
         assert!(s.baseline(Path::new("/f3")).is_none());
         assert!(s.baseline(Path::new("/f4")).is_some());
         assert!(s.baseline(Path::new("/new")).is_some());
+    }
+
+    #[test]
+    fn a_marked_removal_is_settled_only_once_and_only_when_marked() {
+        let mut s = Session::empty("t");
+        let created = UndoStep {
+            before: None,
+            after: "c1".into(),
+            size: 0,
+            at: 1,
+        };
+        let older = UndoStep {
+            before: Some("b0".into()),
+            after: "c0".into(),
+            size: 1,
+            at: 0,
+        };
+        s.record(baseline("/f"));
+        s.history
+            .insert(path_key(Path::new("/f")), vec![older.clone(), created]);
+        assert!(
+            !s.settle_removal(Path::new("/f")),
+            "no mark: nothing settled"
+        );
+        assert!(s.baseline(Path::new("/f")).is_some());
+        s.mark_removing(Path::new("/f"), "c1");
+        assert!(s.is_removing(Path::new("/f")) && !s.is_removing(Path::new("/g")));
+        let json = serde_json::to_string(&s).unwrap();
+        let mut s: Session = serde_json::from_str(&json).unwrap();
+        assert!(s.settle_removal(Path::new("/f")));
+        assert!(s.baseline(Path::new("/f")).is_none());
+        assert_eq!(s.history[&path_key(Path::new("/f"))], [older]);
+        assert!(!s.is_removing(Path::new("/f")));
+        assert!(!s.settle_removal(Path::new("/f")), "settled once");
+        // A mark whose step is not the last creation leaves the steps alone.
+        s.mark_removing(Path::new("/f"), "other");
+        assert!(s.settle_removal(Path::new("/f")));
+        assert_eq!(s.history[&path_key(Path::new("/f"))].len(), 1);
+        // A recorded baseline (the file is there) or a forget clears a mark.
+        s.mark_removing(Path::new("/f"), "c0");
+        s.record(baseline("/f"));
+        assert!(!s.is_removing(Path::new("/f")));
+        s.mark_removing(Path::new("/f"), "c0");
+        s.forget(Path::new("/f"));
+        assert!(!s.is_removing(Path::new("/f")));
+        assert!(!serde_json::to_string(&s).unwrap().contains("removing"));
     }
 
     #[test]

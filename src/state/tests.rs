@@ -147,6 +147,7 @@ fn sessions_are_listed_newest_first() {
         .unwrap();
     let listed: Vec<(String, usize)> = s
         .list_sessions()
+        .unwrap()
         .into_iter()
         .map(|(name, files, _)| (name, files))
         .collect();
@@ -187,5 +188,5 @@ fn at_most_max_sessions_are_kept() {
             .update(|session| session.record(baseline("/w/x", "aa")))
             .unwrap();
     }
-    assert_eq!(s.list_sessions().len(), MAX_SESSIONS);
+    assert_eq!(s.list_sessions().unwrap().len(), MAX_SESSIONS);
 }

@@ -16,6 +16,7 @@ mod grammar;
 mod guards;
 mod input_waits;
 mod patching;
+mod planted;
 mod read;
 mod resolve;
 mod search;

@@ -150,3 +150,60 @@ fn undo_of_a_created_script_names_its_executable_mode() {
     assert!(patch.contains("deleted file mode 100755"), "{patch}");
     assert_patch_applies(&out, Some(b"#!/bin/sh\n"), None);
 }
+
+/// `quill undo` of `rel` (a creation) killed by strace at the first fsync of the work dir:
+/// the one right after the file's unlink, before the session could record the undo.
+fn undo_killed_after_the_unlink(env: &TestEnv, rel: &str) {
+    let out = env
+        .cmd(["--json", "undo", rel])
+        .wrapped([
+            "strace",
+            "-f",
+            "-qq",
+            "-o",
+            "/dev/null",
+            "-P",
+            env.dir.to_str().unwrap(),
+            "-e",
+            "trace=fsync,fdatasync",
+            "-e",
+            "inject=fsync,fdatasync:signal=KILL",
+        ])
+        .spawn()
+        .wait_at_most(std::time::Duration::from_secs(60));
+    out.check(out.signal == Some(libc::SIGKILL), "killed by the injection");
+    out.check(!exists(&env.path(rel)), "killed after the unlink");
+}
+
+#[test]
+#[ignore = "needs strace"]
+fn an_undo_of_a_creation_killed_after_the_unlink_is_finished_by_the_next_call() {
+    crate::util::require_strace();
+    let env = TestEnv::new();
+    env.json(&["write", "n.txt", "--content", "new\n"]).ok();
+    undo_killed_after_the_unlink(&env, "n.txt");
+    // Not someone else's deletion: the undo happened, and the file may be created again.
+    let m = env
+        .json(&["write", "n.txt", "--content", "again\n"])
+        .ok()
+        .mutation();
+    assert!(m.created);
+    env.assert_file("n.txt", "again\n");
+    // Its one step is that new creation: the undone one is gone.
+    env.json(&["undo", "n.txt"]).ok();
+    assert!(!exists(&env.path("n.txt")));
+    env.json(&["undo", "n.txt"]).err("nothing_to_undo", 3);
+    // Retried, the killed undo finds nothing left to undo, as if it had completed.
+    env.json(&["write", "r.txt", "--content", "new\n"]).ok();
+    undo_killed_after_the_unlink(&env, "r.txt");
+    env.json(&["undo", "r.txt"]).err("nothing_to_undo", 3);
+    let state = fs::read_to_string(env.session_file("json")).unwrap();
+    assert!(!state.contains("removing"), "settled: {state}");
+    // A created file someone else deleted is still theirs to explain: stale.
+    env.json(&["write", "d.txt", "--content", "new\n"]).ok();
+    fs::remove_file(env.path("d.txt")).unwrap();
+    env.json(&["write", "d.txt", "--content", "x\n"])
+        .err("stale", 3);
+    env.json(&["undo", "d.txt"]).err("stale", 3);
+    assert!(!exists(&env.path("d.txt")));
+}

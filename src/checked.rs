@@ -1,0 +1,272 @@
+//! Checked access to the entries of the state directory: nothing in it is opened blindly.
+//! Every state file (session file, lock file, undo blob) is opened `O_NOFOLLOW|O_NONBLOCK`
+//! and must then be a regular file owned by the effective user with exactly one link; every
+//! subdirectory (`sessions/`, `locks/`, `history/`, `history/<session>/`) must be a real
+//! directory the user owns, not a symbolic link. Anything else — a FIFO planted as a session
+//! file, a lock file hard-linked to a file elsewhere, a symlinked `locks/` — is
+//! `state_unavailable` at once, naming the entry: never a hang, never a read or write outside
+//! the state directory. Temporary files are created `O_EXCL|O_NOFOLLOW`. The top-level
+//! directory's own check (owner, mode) stays with `state::Store`; `state` and `lock` open
+//! their files through here.
+
+use std::fs::{self, DirBuilder, File, Metadata, OpenOptions};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::Path;
+
+use rustix::fs::OFlags;
+use tempfile::NamedTempFile;
+
+use crate::error::{Error, Result, UNTRUSTED};
+
+/// The extra open flags of every state file: a link at its name is never followed (`ELOOP`),
+/// a FIFO or device never blocks the open, and the descriptor is not inherited.
+pub(crate) fn flags() -> OFlags {
+    OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC
+}
+
+/// Open the state file at `path` for reading and check it; `None` when there is none.
+pub(crate) fn open_read(path: &Path) -> Result<Option<File>> {
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(flags().bits() as i32)
+        .open(path)
+    {
+        Ok(file) => {
+            check_file(&file, path)?;
+            Ok(Some(file))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(open_failed(path, e)),
+    }
+}
+
+/// A state file that failed to open: a symbolic link at its name (`ELOOP`) is refused as
+/// untrusted, anything else is named with its error.
+pub(crate) fn open_failed(path: &Path, e: io::Error) -> Error {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return untrusted(path, "is a symbolic link");
+    }
+    if e.raw_os_error() == Some(libc::ENXIO) {
+        // O_WRONLY|O_NONBLOCK of a FIFO nobody reads.
+        return untrusted(path, "is a FIFO, not a regular file");
+    }
+    Error::StateUnavailable {
+        message: format!("cannot open {}: {e}", path.display()),
+        path: path.to_path_buf(),
+    }
+}
+
+/// Check an opened state file: a regular file, owned by the effective user, one link.
+pub(crate) fn check_file(file: &File, path: &Path) -> Result<()> {
+    let meta = file.metadata().map_err(|e| Error::StateUnavailable {
+        message: format!("cannot inspect {}: {e}", path.display()),
+        path: path.to_path_buf(),
+    })?;
+    check_meta(&meta, path)
+}
+
+/// The checks of `check_file` on metadata taken without following a link (`lstat`).
+pub(crate) fn check_meta(meta: &Metadata, path: &Path) -> Result<()> {
+    if !meta.file_type().is_file() {
+        return Err(untrusted(
+            path,
+            &format!("is {}, not a regular file", kind(meta)),
+        ));
+    }
+    check_owner(meta, path)?;
+    if meta.nlink() != 1 {
+        return Err(untrusted(
+            path,
+            &format!("has {} hard links (a state file has one)", meta.nlink()),
+        ));
+    }
+    Ok(())
+}
+
+/// Check the subdirectory `path`: `Ok(false)` when it is not there, `Ok(true)` when it is a
+/// real directory of the effective user, an error for anything else (a symbolic link to a
+/// directory included).
+pub(crate) fn check_dir(path: &Path) -> Result<bool> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => {
+            return Err(Error::StateUnavailable {
+                message: format!("cannot inspect {}: {e}", path.display()),
+                path: path.to_path_buf(),
+            });
+        }
+    };
+    if !meta.file_type().is_dir() {
+        return Err(untrusted(
+            path,
+            &format!("is {}, not a directory", kind(&meta)),
+        ));
+    }
+    check_owner(&meta, path)?;
+    Ok(true)
+}
+
+/// `check_dir`, creating the directory (0700) when it is missing.
+pub(crate) fn ensure_dir(path: &Path) -> Result<()> {
+    if check_dir(path)? {
+        return Ok(());
+    }
+    match DirBuilder::new().mode(0o700).create(path) {
+        Ok(()) => {}
+        // Created by another process a moment ago: checked below like any other.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => {
+            return Err(Error::StateUnavailable {
+                message: format!("cannot create {}: {e}", path.display()),
+                path: path.to_path_buf(),
+            });
+        }
+    }
+    if check_dir(path)? {
+        Ok(())
+    } else {
+        Err(Error::StateUnavailable {
+            message: format!("{} vanished right after it was created", path.display()),
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+/// A new temporary file (0600) in the state subdirectory `dir`, created
+/// `O_CREAT|O_EXCL|O_NOFOLLOW` under a fresh random name; removed on drop unless persisted.
+pub(crate) fn temp_in(dir: &Path, prefix: &str) -> io::Result<NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .suffix(".tmp")
+        .make_in(dir, |path| {
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(flags().bits() as i32)
+                .open(path)
+        })
+}
+
+fn check_owner(meta: &Metadata, path: &Path) -> Result<()> {
+    let me = rustix::process::geteuid().as_raw();
+    if meta.uid() != me {
+        return Err(untrusted(
+            path,
+            &format!(
+                "is owned by uid {}, not by this user (uid {me})",
+                meta.uid()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn kind(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "an unknown kind of file"
+    }
+}
+
+fn untrusted(path: &Path, what: &str) -> Error {
+    Error::StateUnavailable {
+        message: format!("{} {what}; {UNTRUSTED}", path.display()),
+        path: path.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn message(e: Error) -> String {
+        assert_eq!(e.kind(), "state_unavailable");
+        e.to_string()
+    }
+
+    #[test]
+    fn a_regular_file_of_ours_with_one_link_is_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("s.json");
+        assert!(open_read(&f).unwrap().is_none(), "missing is none");
+        fs::write(&f, b"{}").unwrap();
+        assert!(open_read(&f).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_fifo_a_link_and_a_hard_link_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.json");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let m = message(open_read(&fifo).unwrap_err());
+        assert!(
+            m.contains("is a FIFO, not a regular file") && m.contains(UNTRUSTED),
+            "{m}"
+        );
+        let outside = dir.path().join("outside");
+        fs::write(&outside, b"keep").unwrap();
+        let link = dir.path().join("link.json");
+        symlink(&outside, &link).unwrap();
+        assert!(message(open_read(&link).unwrap_err()).contains("is a symbolic link"));
+        let hard = dir.path().join("hard.json");
+        fs::hard_link(&outside, &hard).unwrap();
+        assert!(message(open_read(&hard).unwrap_err()).contains("has 2 hard links"));
+        let sub = dir.path().join("sub");
+        fs::create_dir(&sub).unwrap();
+        assert!(message(open_read(&sub).unwrap_err()).contains("is a directory"));
+        assert!(flags().contains(OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC));
+    }
+
+    #[test]
+    fn subdirectories_must_be_real_directories() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sessions");
+        assert!(!check_dir(&sub).unwrap());
+        ensure_dir(&sub).unwrap();
+        assert!(check_dir(&sub).unwrap());
+        ensure_dir(&sub).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        let link = dir.path().join("locks");
+        symlink(&elsewhere, &link).unwrap();
+        assert!(message(check_dir(&link).unwrap_err()).contains("is a symbolic link"));
+        assert!(message(ensure_dir(&link).unwrap_err()).contains("not a directory"));
+        let file = dir.path().join("history");
+        fs::write(&file, b"").unwrap();
+        assert!(message(ensure_dir(&file).unwrap_err()).contains("is a regular file"));
+    }
+
+    #[test]
+    fn temporary_files_are_new_and_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let t = temp_in(dir.path(), ".x-").unwrap();
+        let name = t.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".x-") && name.ends_with(".tmp"), "{name}");
+        let mode = t.as_file().metadata().unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
