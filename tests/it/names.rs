@@ -240,6 +240,27 @@ fn edit_answers_the_change_it_made() {
     let m = out.mutation();
     assert_eq!(m.sha256, sha256_hex(b"bye\n"));
     assert_bytes("the file", &fs::read(&file).unwrap(), b"bye\n");
+
+    // The patch names the file as git does (C-quoted, `\377`), and applies to it.
+    let patch = m.patch.unwrap_or_else(|| fail("no patch"));
+    assert!(
+        patch.starts_with("diff --git \"a/bad\\377name.txt\" \"b/bad\\377name.txt\"\n"),
+        "{patch}"
+    );
+    let elsewhere = env.base.join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::write(elsewhere.join(os(BAD)), "hello\n").unwrap();
+    fs::write(elsewhere.join("change.patch"), &patch).unwrap();
+    env.program("git")
+        .args(["apply", "change.patch"])
+        .current_dir(&elsewhere)
+        .run()
+        .exit(0);
+    assert_bytes(
+        "the patched copy",
+        &fs::read(elsewhere.join(os(BAD))).unwrap(),
+        b"bye\n",
+    );
 }
 
 #[test]
