@@ -9,6 +9,8 @@
 //! panics on any input, and fast on huge files with a small change, which is why the common
 //! leading and trailing lines are trimmed by byte comparison before `similar` sees anything.
 
+use std::path::Path;
+
 use similar::{Algorithm, DiffOp, DiffTag, capture_diff_slices, group_diff_ops};
 
 /// Lines of the display diff kept before it is cut (`diff_truncated`).
@@ -28,7 +30,8 @@ pub struct PatchTarget<'a> {
     /// The path as the patch names it: relative to the root or current directory when
     /// `prefixed` (headers `a/P` and `b/P`, for `git apply` / `patch -p1`), else absolute
     /// (headers `/abs/P` on both sides, for `patch -p0` run from `/`, or `git apply -p1`).
-    pub path: &'a str,
+    /// Any bytes: a name that is not UTF-8 is C-quoted with octal escapes, as git does.
+    pub path: &'a Path,
     /// Whether the path gets git's `a/` and `b/` prefixes.
     pub prefixed: bool,
 }
@@ -286,15 +289,21 @@ impl Capped {
     }
 }
 
-fn write_patch_header(patch: &mut Capped, target: &PatchTarget, created: bool) {
-    let (a, b) = if target.prefixed {
+/// The old and new names of a patch's `diff --git` line: `a/P` and `b/P` (or the absolute
+/// path twice), quoted as git quotes them.
+pub fn header_names(target: &PatchTarget) -> (String, String) {
+    if target.prefixed {
         (quote_path("a/", target.path), quote_path("b/", target.path))
     } else {
         let same = quote_path("", target.path);
         (same.clone(), same)
-    };
+    }
+}
+
+fn write_patch_header(patch: &mut Capped, target: &PatchTarget, created: bool) {
+    let (a, b) = header_names(target);
     // Git ends `---`/`+++` names holding a space with a tab so GNU patch reads them whole.
-    let tab: &[u8] = if target.path.contains(' ') {
+    let tab: &[u8] = if target.path.as_os_str().as_encoded_bytes().contains(&b' ') {
         b"\t"
     } else {
         b""
@@ -374,17 +383,33 @@ fn git_range(start0: usize, len: usize) -> String {
 }
 
 /// `prefix` + `path`, C-quoted the way git quotes names it cannot write bare (control
-/// characters, `"` and `\`); other bytes, UTF-8 included, stay as they are.
-fn quote_path(prefix: &str, path: &str) -> String {
-    let needs_quotes = path
-        .bytes()
-        .any(|b| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\');
-    if !needs_quotes {
+/// characters, `"` and `\`, and bytes that are not UTF-8, as `\377`); other bytes, UTF-8
+/// included, stay as they are.
+fn quote_path(prefix: &str, path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let text = std::str::from_utf8(bytes).ok();
+    let needs_quotes = text.is_none()
+        || bytes
+            .iter()
+            .any(|&b| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\');
+    if let (false, Some(path)) = (needs_quotes, text) {
         return format!("{prefix}{path}");
     }
-    let mut out = String::with_capacity(path.len() + prefix.len() + 4);
+    let mut out = String::with_capacity(bytes.len() + prefix.len() + 4);
     out.push('"');
     out.push_str(prefix);
+    for chunk in bytes.utf8_chunks() {
+        quote_chars(&mut out, chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The characters of a C-quoted name.
+fn quote_chars(out: &mut String, path: &str) {
     for c in path.chars() {
         match c {
             '\x07' => out.push_str("\\a"),
@@ -400,8 +425,6 @@ fn quote_path(prefix: &str, path: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
-    out
 }
 
 fn split_lines(buf: &[u8]) -> Vec<&[u8]> {
@@ -484,7 +507,7 @@ mod tests {
 
     fn rel() -> PatchTarget<'static> {
         PatchTarget {
-            path: REL,
+            path: Path::new(REL),
             prefixed: true,
         }
     }
@@ -511,7 +534,12 @@ mod tests {
 
     /// Writes `old` (unless the file is created) at `path` in a fresh git repository,
     /// applies `patch` with `git apply` (`tool == "git"`) or `patch -p1`, returns the bytes.
-    fn apply_rel(tool_name: &str, old: Option<&[u8]>, patch: &str, path: &str) -> Vec<u8> {
+    fn apply_rel(
+        tool_name: &str,
+        old: Option<&[u8]>,
+        patch: &str,
+        path: impl AsRef<Path>,
+    ) -> Vec<u8> {
         let tmp = tempfile::tempdir().expect("tempdir");
         let repo = tmp.path().join("repo");
         fs::create_dir(&repo).expect("mkdir");
@@ -772,7 +800,7 @@ mod tests {
             "ünï.txt",
         ] {
             let target = PatchTarget {
-                path,
+                path: Path::new(path),
                 prefixed: true,
             };
             let r = render(b"a\nb\n", b"a\nc\n", &target, false);
@@ -796,6 +824,39 @@ mod tests {
         }
     }
 
+    /// A name that is not UTF-8 is C-quoted byte for byte (`\377`), as git writes it, and
+    /// both tools patch the file of exactly that name.
+    #[test]
+    fn a_name_that_is_not_utf8_is_quoted_and_applies() {
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new(std::ffi::OsStr::from_bytes(
+            b"d\xfe/bad\xffname \xc3\xa9.txt",
+        ));
+        let target = PatchTarget {
+            path,
+            prefixed: true,
+        };
+        let r = render(b"a\nb\n", b"a\nc\n", &target, false);
+        let patch = r.patch.expect("patch");
+        assert!(
+            patch.starts_with(
+                "diff --git \"a/d\\376/bad\\377name \u{e9}.txt\" \"b/d\\376/bad\\377name \u{e9}.txt\"\n\
+                 --- \"a/d\\376/bad\\377name \u{e9}.txt\"\t\n"
+            ),
+            "{patch}"
+        );
+        for tool_name in ["git", "patch"] {
+            assert_eq!(
+                apply_rel(tool_name, Some(b"a\nb\n"), &patch, path),
+                b"a\nc\n",
+                "{tool_name}"
+            );
+        }
+        let r = render(b"", b"new\n", &target, true);
+        let patch = r.patch.expect("patch");
+        assert_eq!(apply_rel("git", None, &patch, path), b"new\n");
+    }
+
     #[test]
     fn absolute_mode_applies_with_patch_p0_from_root() {
         let tmp = tempfile::tempdir().expect("tempdir");
@@ -809,7 +870,7 @@ mod tests {
             let file = dir.join(format!("f{i}.txt"));
             let path = file.to_str().expect("utf-8 temp path");
             let target = PatchTarget {
-                path,
+                path: Path::new(path),
                 prefixed: false,
             };
             let r = render(old, new, &target, *created);
@@ -1054,7 +1115,7 @@ mod tests {
             prefixed in any::<bool>(),
             created in any::<bool>(),
         ) {
-            let target = PatchTarget { path: "p", prefixed };
+            let target = PatchTarget { path: Path::new("p"), prefixed };
             let r = render(&old, &new, &target, created);
             let old: &[u8] = if created { &[] } else { &old };
             let lines = |b: &[u8]| split_lines(b).len();

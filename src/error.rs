@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::names;
+
 /// Exit codes of SPEC §2.3.
 pub(crate) mod exit {
     pub(crate) const SUCCESS: u8 = 0;
@@ -61,7 +63,7 @@ pub enum Error {
     // --- nothing found (exit 1)
     #[error("offset {offset} is past the end of {} ({total_lines} lines)", path.display())]
     OffsetPastEnd {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         offset: u64,
         total_lines: u64,
@@ -70,21 +72,21 @@ pub enum Error {
     // --- refused by a guard (exit 3)
     #[error("{} and {} are the same file", source_path.display(), destination.display())]
     SameFile {
-        #[serde(rename = "source", serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::source")]
         source_path: PathBuf,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::destination")]
         destination: PathBuf,
     },
     #[error("{} has not been read in session '{session}'", path.display())]
     NotRead {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
     },
     #[error("{} changed since session '{session}' read it", path.display())]
     Stale {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
@@ -95,19 +97,19 @@ pub enum Error {
     },
     #[error("{} already exists", path.display())]
     CreateConflict {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("destination {} already exists", path.display())]
     DestinationExists {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("{message}")]
     EditNoMatch {
         #[serde(skip)]
         message: String,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         /// Which edit of the request missed (0-based).
         edit_index: usize,
@@ -121,7 +123,7 @@ pub enum Error {
     EditAmbiguous {
         #[serde(skip)]
         message: String,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         edit_index: usize,
         count: usize,
@@ -132,55 +134,55 @@ pub enum Error {
     },
     #[error("{} resolves to {}, outside the root {}", requested.display(), target.display(), root.display())]
     OutsideRoot {
-        #[serde(rename = "path", serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         requested: PathBuf,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::target")]
         target: PathBuf,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::root")]
         root: PathBuf,
     },
     #[error("refusing to {action} {}: quill runs read-only", path.display())]
     ReadOnly {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         action: &'static str,
     },
     #[error("{} is a symbolic link; {reason}", path.display())]
     Symlink {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         reason: &'static str,
     },
     #[error("{} is a {file_type}, not a regular file", path.display())]
     IrregularFile {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         file_type: &'static str,
     },
     #[error("{} is a directory", path.display())]
     IsDirectory {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("{} is a binary file ({guess}, {size} bytes)", path.display())]
     BinaryFile {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         size: u64,
         guess: &'static str,
     },
     #[error("{} is {size} bytes, over the limit of {limit} bytes", path.display())]
     FileTooLarge {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         size: u64,
         limit: u64,
     },
     #[error("line {line} of {} is {bytes} bytes, more than the page budget of {budget} bytes", path.display())]
     LineTooLong {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         line: u64,
         bytes: u64,
@@ -189,26 +191,26 @@ pub enum Error {
     },
     #[error("{message}")]
     Encoding {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         message: String,
     },
     #[error("nothing to undo for {} in session '{session}'", path.display())]
     NothingToUndo {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
     },
     #[error("{} kept changing while it was read", path.display())]
     ChangedDuringRead {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("source {} changed: {reason}", path.display())]
     SourceChanged {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         reason: String,
     },
@@ -216,27 +218,28 @@ pub enum Error {
     // --- system or I/O (exit 4)
     #[error("{} does not exist", path.display())]
     NotFound {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
-        similar: Vec<String>,
+        #[serde(flatten, serialize_with = "names::similar")]
+        similar: Vec<PathBuf>,
     },
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
     },
     #[error("no space left on device: cannot {op} {}", path.display())]
     NoSpace {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
     },
     #[error("cannot {op} {}: {source}", path.display())]
     Io {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
@@ -245,7 +248,7 @@ pub enum Error {
     },
     #[error("timed out after {seconds}s waiting for the lock on {}", path.display())]
     LockTimeout {
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         seconds: f64,
     },
@@ -253,14 +256,14 @@ pub enum Error {
     StateUnavailable {
         #[serde(skip)]
         message: String,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("{converter} is not installed; it is needed to read {}", path.display())]
     ConverterMissing {
         converter: &'static str,
         install: &'static str,
-        #[serde(serialize_with = "lossy")]
+        #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
     },
     #[error("interrupted")]
@@ -314,12 +317,6 @@ pub struct MissWindow {
     pub start_line: usize,
     pub end_line: usize,
     pub text: String,
-}
-
-/// A path in JSON: a string, lossily decoded where it is not UTF-8 (an error object must
-/// always encode).
-fn lossy<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_str(&path.to_string_lossy())
 }
 
 impl Error {
@@ -532,7 +529,8 @@ impl Error {
                 if similar.is_empty() {
                     "check the path; `quill glob` finds files by name".into()
                 } else {
-                    format!("did you mean: {}?", similar.join(", "))
+                    let names: Vec<_> = similar.iter().map(|p| p.to_string_lossy()).collect();
+                    format!("did you mean: {}?", names.join(", "))
                 }
             }
             Error::PermissionDenied { .. } => {
@@ -577,8 +575,31 @@ fn command_of_usage(usage: &str) -> String {
         .join(" ")
 }
 
-/// A path as a shell word, so a hint's command can be pasted as it is.
+/// A path as a shell word, so a hint's command can be pasted as it is. A name that is not
+/// UTF-8 is spelled in ANSI-C quotes (`$'bad\xffname'`: bash, zsh, ksh, POSIX sh 2024), byte
+/// for byte, so the command names that very file.
 fn shell_quote(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if std::str::from_utf8(bytes).is_err() {
+        let mut q = String::from("$'");
+        for chunk in bytes.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                match c {
+                    '\\' | '\'' => {
+                        q.push('\\');
+                        q.push(c);
+                    }
+                    c if c.is_ascii_control() => q.push_str(&format!("\\x{:02x}", c as u32)),
+                    c => q.push(c),
+                }
+            }
+            for b in chunk.invalid() {
+                q.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+        q.push('\'');
+        return q;
+    }
     let s = path.to_string_lossy();
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
@@ -641,7 +662,12 @@ mod tests {
 
     /// One error of every kind.
     fn one_of_each() -> Vec<Error> {
-        let p = || PathBuf::from("/w/a b.txt");
+        every_kind(Path::new("/w"))
+    }
+
+    /// One error of every kind, every path of it in `dir`.
+    fn every_kind(dir: &Path) -> Vec<Error> {
+        let p = || dir.join("a b.txt");
         let s = || "default".to_string();
         vec![
             Error::usage("bad flag"),
@@ -692,8 +718,8 @@ mod tests {
             },
             Error::OutsideRoot {
                 requested: p(),
-                target: PathBuf::from("/etc/passwd"),
-                root: PathBuf::from("/w"),
+                target: dir.join("outside"),
+                root: dir.to_path_buf(),
             },
             Error::ReadOnly {
                 path: p(),
@@ -739,7 +765,7 @@ mod tests {
             },
             Error::NotFound {
                 path: p(),
-                similar: vec!["/w/a.txt".into()],
+                similar: vec![dir.join("a.txt")],
             },
             Error::PermissionDenied {
                 path: p(),
@@ -805,7 +831,7 @@ mod tests {
         };
         assert_eq!(field("same_file", "source"), "/w/a b.txt");
         assert_eq!(field("outside_root", "path"), "/w/a b.txt");
-        assert_eq!(field("outside_root", "target"), "/etc/passwd");
+        assert_eq!(field("outside_root", "target"), "/w/outside");
         assert_eq!(field("line_too_long", "maxBytes"), 50);
         assert_eq!(field("io", "operation"), "read");
         assert_eq!(field("irregular_file", "fileType"), "FIFO");
@@ -817,16 +843,48 @@ mod tests {
         assert_eq!(field("invalid_pattern", "position"), 3);
     }
 
+    /// Every path of every kind, in a directory whose name is not UTF-8: the field shows it
+    /// lossily and `<field>Bytes` holds its bytes (lists: by index), so nothing is lost and
+    /// the error object always encodes.
     #[test]
-    fn a_path_that_is_not_utf8_still_encodes() {
+    fn every_path_of_every_kind_keeps_its_bytes() {
+        use base64::Engine;
         use std::os::unix::ffi::OsStrExt;
-        let e = Error::NotFound {
-            path: PathBuf::from(std::ffi::OsStr::from_bytes(b"/w/bad\xffname")),
-            similar: Vec::new(),
+        let dir = Path::new(std::ffi::OsStr::from_bytes(b"/w/bad\xffdir"));
+        let decode = |v: &serde_json::Value| {
+            let b = base64::engine::general_purpose::STANDARD
+                .decode(v.as_str().unwrap())
+                .unwrap();
+            PathBuf::from(std::ffi::OsStr::from_bytes(&b))
         };
-        assert_eq!(
-            serde_json::to_value(&e).unwrap()["path"],
-            "/w/bad\u{fffd}name"
+        let mut checked = 0;
+        for e in every_kind(dir) {
+            let json = serde_json::to_value(&e).unwrap();
+            for (key, v) in json.as_object().unwrap() {
+                let bytes = &json[format!("{key}Bytes")];
+                let lossy =
+                    |v: &serde_json::Value| v.as_str().is_some_and(|s| s.contains('\u{fffd}'));
+                if lossy(v) {
+                    let path = decode(bytes);
+                    assert!(path.starts_with(dir), "{}: {key}", e.kind());
+                    assert_eq!(path.to_string_lossy(), v.as_str().unwrap());
+                    checked += 1;
+                } else if let Some(list) = v.as_array().filter(|l| l.iter().any(lossy)) {
+                    for (i, item) in list.iter().enumerate() {
+                        let path = decode(&bytes[i.to_string()]);
+                        assert!(path.starts_with(dir), "{}: {key}[{i}]", e.kind());
+                        assert_eq!(path.to_string_lossy(), item.as_str().unwrap());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        // 27 kinds with a path; same_file and outside_root have more, not_found a look-alike.
+        assert_eq!(checked, 27 + 1 + 2 + 1);
+        let utf8 = serde_json::to_string(&one_of_each()).unwrap();
+        assert!(
+            !utf8.contains("Bytes\":\"") && !utf8.contains("Bytes\":{"),
+            "a UTF-8 name has no bytes field: {utf8}"
         );
     }
 
@@ -890,5 +948,12 @@ mod tests {
     fn hints_quote_paths_for_the_shell() {
         assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
         assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
+        use std::os::unix::ffi::OsStrExt;
+        let bad = |b: &[u8]| shell_quote(Path::new(std::ffi::OsStr::from_bytes(b)));
+        assert_eq!(bad(b"/w/bad\xffname"), "$'/w/bad\\xffname'");
+        assert_eq!(
+            bad(b"/w/it's \\\xfe\tx\xc3\xa9"),
+            "$'/w/it\\'s \\\\\\xfe\\x09x\u{e9}'"
+        );
     }
 }

@@ -284,11 +284,11 @@ pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -
 
 /// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory
 /// when below it (prefixed `a/`, `b/`), else absolute.
-pub(crate) fn patch_path(s: &Settings, target: &Path) -> (String, bool) {
+pub(crate) fn patch_path<'a>(s: &Settings, target: &'a Path) -> (&'a Path, bool) {
     let base = s.root.as_ref().map_or(s.cwd.as_path(), |r| r.dir.as_path());
     match target.strip_prefix(base) {
-        Ok(rel) if !rel.as_os_str().is_empty() => (rel.to_string_lossy().into_owned(), true),
-        _ => (target.to_string_lossy().into_owned(), false),
+        Ok(rel) if !rel.as_os_str().is_empty() => (rel, true),
+        _ => (target, false),
     }
 }
 
@@ -340,10 +340,7 @@ pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
     let new_view = new16.as_deref().or(o.new);
     let target = &o.resolved.target;
     let (path, prefixed) = patch_path(s, target);
-    let pt = PatchTarget {
-        path: &path,
-        prefixed,
-    };
+    let pt = PatchTarget { path, prefixed };
     let old_known = o.created || old_view.is_some();
     let rendered = match (new_view, old_known) {
         (Some(new), true)
@@ -362,11 +359,7 @@ pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
                 r.patch = r.patch.map(|p| {
                     if p.is_empty() {
                         // An empty file: git's deletion patch is the header alone.
-                        let (a, b) = if prefixed {
-                            (format!("a/{path}"), format!("b/{path}"))
-                        } else {
-                            (path.clone(), path.clone())
-                        };
+                        let (a, b) = diff::header_names(&pt);
                         format!("diff --git {a} {b}\ndeleted file mode {git_mode}\n")
                     } else {
                         deletion_patch(&p, git_mode)
@@ -533,17 +526,18 @@ mod tests {
     fn patch_paths_are_relative_to_the_root_or_cwd() {
         let (_t, dir) = tmp();
         let s = settings(&dir, false);
-        assert_eq!(patch_path(&s, &dir.join("a/b")), ("a/b".to_string(), true));
+        let ab = dir.join("a/b");
+        assert_eq!(patch_path(&s, &ab), (Path::new("a/b"), true));
         // The directory itself: nothing relative is left, so the absolute path.
-        let abs = dir.to_string_lossy().into_owned();
-        assert_eq!(patch_path(&s, &dir), (abs, false));
+        assert_eq!(patch_path(&s, &dir), (dir.as_path(), false));
         assert_eq!(
             patch_path(&s, Path::new("/elsewhere/x")),
-            ("/elsewhere/x".to_string(), false)
+            (Path::new("/elsewhere/x"), false)
         );
         let mut rooted = settings(&dir, true);
         rooted.cwd = dir.join("sub");
-        assert_eq!(patch_path(&rooted, &dir.join("x")), ("x".to_string(), true));
+        let x = dir.join("x");
+        assert_eq!(patch_path(&rooted, &x), (Path::new("x"), true));
     }
 
     /// A file that holds more than its size said when it was opened (it grew meanwhile) is

@@ -17,6 +17,7 @@ pub(crate) mod guard;
 pub mod image;
 pub(crate) mod input;
 pub(crate) mod lock;
+pub(crate) mod names;
 pub mod notebook;
 pub(crate) mod output;
 pub mod page;

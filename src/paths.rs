@@ -195,7 +195,7 @@ pub(crate) fn not_found(path: impl Into<PathBuf>) -> Error {
 }
 
 /// Up to 3 names in `path`'s directory that look like its file name.
-pub(crate) fn similar_names(path: &Path) -> Vec<String> {
+pub(crate) fn similar_names(path: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return Vec::new();
     };
@@ -203,15 +203,17 @@ pub(crate) fn similar_names(path: &Path) -> Vec<String> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut scored: Vec<(usize, String)> = entries
+    let mut scored: Vec<(usize, PathBuf)> = entries
         .filter_map(|e| e.ok())
         .take(10_000)
         .filter_map(|e| {
-            let candidate = e.file_name().to_string_lossy().into_owned();
+            let raw = e.file_name();
+            let candidate = raw.to_string_lossy();
             let d = strsim::levenshtein(&name, &candidate.to_lowercase());
             let limit = (name.chars().count().max(3) / 3).max(2);
             let same_stem = stem(&candidate).eq_ignore_ascii_case(stem(&name));
-            (d <= limit || same_stem).then(|| (d, dir.join(&candidate).display().to_string()))
+            // Scored by the name as text, named by its exact bytes.
+            (d <= limit || same_stem).then(|| (d, dir.join(&raw)))
         })
         .collect();
     scored.sort();
@@ -257,7 +259,7 @@ mod tests {
             panic!("not a not_found");
         };
         assert_eq!(path, dir.path().join("mian.rs"));
-        assert_eq!(similar, [dir.path().join("main.rs").display().to_string()]);
+        assert_eq!(similar, [dir.path().join("main.rs")]);
         let Error::NotFound { similar, .. } = not_found(dir.path().join("main.h")) else {
             panic!("not a not_found");
         };

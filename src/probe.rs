@@ -439,7 +439,7 @@ mod tests {
             Error::NotFound { similar, .. } => similar,
             other => panic!("{other:?}"),
         };
-        let want = [dir.path().join("f").display().to_string()];
+        let want = [dir.path().join("f")];
         assert_eq!(similar(regular_metadata(&missing).unwrap_err()), want);
         assert_eq!(similar(open_input(&missing, "read").unwrap_err()), want);
         let enoent = io::Error::from_raw_os_error(libc::ENOENT);

@@ -51,7 +51,7 @@ fuzz_target!(|input: (bool, bool, bool, String, Vec<u8>, Vec<u8>)| {
         (old, new)
     };
     let target = PatchTarget {
-        path: &path,
+        path: std::path::Path::new(&path),
         prefixed,
     };
     let r = render(&old, &new, &target, created);

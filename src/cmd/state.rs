@@ -53,6 +53,7 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
         action: "show",
         files: None,
         sessions: None,
+        path: None,
         forgotten: None,
         message: None,
     };
@@ -96,6 +97,7 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
                 a || b
             })?;
             report.forgotten = Some(forgotten);
+            report.path = Some(target.clone());
             let verb = if forgotten {
                 "forgot"
             } else {

@@ -43,7 +43,9 @@ pub(crate) struct OutputConfig {
 /// How text output names a file, as rg and fd do: below (or at) a path argument, as typed
 /// followed by the rest (`quill glob '*.rs' ../tour` prints `../tour/main.rs`, `quill grep x
 /// ./src` prints `./src/a.rs`, an absolute argument prints absolute paths); otherwise relative
-/// to the current directory when below it, else absolute. Raw bytes: a name need not be UTF-8.
+/// to the current directory when below it, else absolute. Raw bytes: a name need not be UTF-8,
+/// and every name text output prints on stdout is its exact bytes (as rg and fd print them,
+/// so `| xargs` gets the file); messages on stderr show it lossily.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Shown<'a> {
     head: &'a [u8],
@@ -96,13 +98,6 @@ impl<'a> Shown<'a> {
             w.write_all(b"/")?;
         }
         w.write_all(self.tail)
-    }
-
-    /// As text (lossy for a name that is not UTF-8).
-    pub(crate) fn to_text(self) -> String {
-        let mut v = Vec::with_capacity(self.head.len() + 1 + self.tail.len());
-        let _ = self.write_to(&mut v);
-        String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -214,7 +209,8 @@ pub(crate) fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
         },
         warnings,
     };
-    // An error object holds only strings, numbers and lossy paths: it always encodes.
+    // An error object holds only strings, numbers and names (`crate::names`, which never
+    // fail): it always encodes.
     let _ = write_stdout(|w| {
         serde_json::to_writer(&mut *w, &failure).map_err(|e| {
             e.io_error_kind()

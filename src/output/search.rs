@@ -37,18 +37,21 @@ impl GrepPrinter {
 
     /// How `path` is shown: as typed below a PATH argument, else relative to the current
     /// directory when below it (`Shown`).
-    pub(crate) fn shown_path(&self, path: &Path) -> String {
-        Shown::new(&self.cwd, &self.typed, path).to_text()
+    /// Its bytes as they are: a name need not be UTF-8, and `| xargs` must get it exact.
+    pub(crate) fn shown_path(&self, path: &Path) -> Vec<u8> {
+        let mut shown = Vec::new();
+        let _ = Shown::new(&self.cwd, &self.typed, path).write_to(&mut shown);
+        shown
     }
 
     /// Everything printed for one file's matches (its heading, then its lines).
-    pub(crate) fn file_block(&self, out: &mut Vec<u8>, shown: &str, matches: &[GrepMatch]) {
+    pub(crate) fn file_block(&self, out: &mut Vec<u8>, shown: &[u8], matches: &[GrepMatch]) {
         // Writing to a Vec cannot fail.
         let _ = file_block(out, shown, matches, &self.view, &self.palette);
     }
 
     /// The heading of a file, when the view has headings and nothing was printed for it yet.
-    pub(crate) fn heading(&self, out: &mut Vec<u8>, shown: &str) {
+    pub(crate) fn heading(&self, out: &mut Vec<u8>, shown: &[u8]) {
         if self.view.heading {
             let _ = file_heading(out, shown, &self.palette);
         }
@@ -58,7 +61,7 @@ impl GrepPrinter {
     pub(crate) fn match_line(
         &self,
         out: &mut Vec<u8>,
-        shown: &str,
+        shown: &[u8],
         line: u64,
         text: &str,
         spans: &[(usize, usize)],
@@ -229,7 +232,8 @@ fn content(
         while j < matches.len() && &matches[j].path == path {
             j += 1;
         }
-        let shown = Shown::new(&cfg.cwd, typed, path).to_text();
+        let mut shown = Vec::new();
+        Shown::new(&cfg.cwd, typed, path).write_to(&mut shown)?;
         if !first_file {
             file_separator(w, view, p)?;
         }
@@ -293,15 +297,17 @@ fn file_separator<W: Write + ?Sized>(w: &mut W, view: &View, p: &Palette) -> io:
 }
 
 /// The heading line of a file (with `--heading`).
-fn file_heading<W: Write + ?Sized>(w: &mut W, path: &str, p: &Palette) -> io::Result<()> {
-    writeln!(w, "{}{path}{}", p.magenta, p.reset)
+fn file_heading<W: Write + ?Sized>(w: &mut W, path: &[u8], p: &Palette) -> io::Result<()> {
+    w.write_all(p.magenta.as_bytes())?;
+    w.write_all(path)?;
+    writeln!(w, "{}", p.reset)
 }
 
 /// Everything printed for one file's matches — its heading (with `--heading`), then its
 /// lines — but not the separator before it.
 fn file_block<W: Write + ?Sized>(
     w: &mut W,
-    path: &str,
+    path: &[u8],
     matches: &[GrepMatch],
     view: &View,
     p: &Palette,
@@ -315,7 +321,7 @@ fn file_block<W: Write + ?Sized>(
 /// One match line without context: `path:line:text` (as the view says) and a newline.
 fn match_line<W: Write + ?Sized>(
     w: &mut W,
-    path: &str,
+    path: &[u8],
     line: u64,
     text: &str,
     spans: &[(usize, usize)],
@@ -331,7 +337,7 @@ fn match_line<W: Write + ?Sized>(
 /// between groups that are not adjacent.
 fn file_lines<W: Write + ?Sized>(
     w: &mut W,
-    path: &str,
+    path: &[u8],
     matches: &[GrepMatch],
     view: &View,
     p: &Palette,
@@ -382,7 +388,7 @@ fn file_lines<W: Write + ?Sized>(
 /// `path:` (without headings) and `line:` (with line numbers), `-` for context lines.
 fn line_prefix<W: Write + ?Sized>(
     w: &mut W,
-    path: &str,
+    path: &[u8],
     n: u64,
     sep: u8,
     view: &View,
@@ -390,7 +396,7 @@ fn line_prefix<W: Write + ?Sized>(
 ) -> io::Result<()> {
     if !view.heading && !view.no_filename {
         w.write_all(p.magenta.as_bytes())?;
-        w.write_all(path.as_bytes())?;
+        w.write_all(path)?;
         w.write_all(p.reset.as_bytes())?;
         w.write_all(&[if view.null { 0 } else { sep }])?;
     }

@@ -9,7 +9,9 @@ use std::time::Duration;
 pub(crate) use super::palette::Palette;
 use super::{OutputConfig, Shown};
 use crate::error::Error;
-use crate::report::{GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport};
+use crate::report::{
+    AsTyped, GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport,
+};
 
 pub(crate) fn render(
     w: &mut dyn Write,
@@ -121,7 +123,6 @@ fn mutation(
     if r.diff_truncated {
         writeln!(w, "{}(diff cut at 200 lines){}", p.dim, p.reset)?;
     }
-    let shown = Shown::new(&cfg.cwd, &r.typed, &r.path).to_text();
     let verb = match (r.dry_run, r.created, r.op) {
         (true, _, _) => "would change",
         (false, true, _) => "created",
@@ -138,10 +139,12 @@ fn mutation(
     if r.matched_fuzzily == Some(true) {
         extra.push_str(", matched fuzzily");
     }
+    write!(w, "{}{verb} ", p.bold)?;
+    Shown::new(&cfg.cwd, &r.typed, &r.path).write_to(w)?;
     writeln!(
         w,
-        "{}{verb} {shown}{}: {} bytes, +{} -{} lines{extra}",
-        p.bold, p.reset, r.bytes, r.added, r.removed
+        "{}: {} bytes, +{} -{} lines{extra}",
+        p.reset, r.bytes, r.added, r.removed
     )
 }
 
@@ -154,14 +157,11 @@ fn transfer(w: &mut dyn Write, cfg: &OutputConfig, r: &TransferReport) -> io::Re
     } else {
         format!(" in {}", human_duration(r.elapsed))
     };
-    writeln!(
-        w,
-        "{verb} {} -> {} ({}{time}, {})",
-        Shown::new(&cfg.cwd, &r.typed, &r.source).to_text(),
-        Shown::new(&cfg.cwd, &r.typed, &r.destination).to_text(),
-        human_bytes(r.bytes),
-        r.method
-    )?;
+    write!(w, "{verb} ")?;
+    Shown::new(&cfg.cwd, &r.typed, &r.source).write_to(w)?;
+    w.write_all(b" -> ")?;
+    Shown::new(&cfg.cwd, &r.typed, &r.destination).write_to(w)?;
+    writeln!(w, " ({}{time}, {})", human_bytes(r.bytes), r.method)?;
     if let Some(why) = &r.source_kept_reason {
         writeln!(w, "source kept: {why}")?;
     }
@@ -213,18 +213,31 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
         }
         return Ok(());
     }
-    if let Some(msg) = &r.message {
-        writeln!(w, "{msg}")?;
+    let anywhere = AsTyped::default();
+    match (&r.path, r.forgotten, &r.message) {
+        // forget: the name as its bytes, like every name on stdout.
+        (Some(path), Some(forgotten), _) => {
+            w.write_all(if forgotten {
+                b"forgot "
+            } else {
+                b"no baseline for "
+            })?;
+            Shown::new(&cfg.cwd, &anywhere, path).write_to(w)?;
+            writeln!(w)?;
+        }
+        (_, _, Some(msg)) => writeln!(w, "{msg}")?,
+        _ => {}
     }
     for f in r.files.iter().flatten() {
-        writeln!(
+        write!(
             w,
-            "{}  {}  {}  {}",
+            "{}  {}  {}  ",
             &f.sha256[..f.sha256.len().min(12)],
             f.read_at,
             if f.complete { "complete" } else { "partial " },
-            crate::paths::display(&cfg.cwd, &f.path)
         )?;
+        Shown::new(&cfg.cwd, &anywhere, &f.path).write_to(w)?;
+        writeln!(w)?;
     }
     Ok(())
 }

@@ -62,6 +62,7 @@ impl Report {
 /// `fileAccess` of the JSON envelope: which file a result showed or changed.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct FileAccess {
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
     pub access: &'static str,
 }

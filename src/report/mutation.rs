@@ -15,9 +15,10 @@ pub(crate) struct MutationReport {
     #[serde(skip)]
     pub op: &'static str,
     /// The file changed (symlinks resolved).
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link (the link is kept).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file, access `write`; absent for a dry run.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -12,9 +12,10 @@ use super::FileAccess;
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ReadReport {
     /// The file shown (symlinks resolved).
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,

@@ -16,8 +16,10 @@ pub(crate) struct WalkSummary {
     /// Some part of the tree was not searched (unreadable, or `--max-walk`).
     pub walk_incomplete: bool,
     /// Directories below PATH that could not be read (skipped), sorted.
+    #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// Files that could not be opened or read (skipped), sorted.
+    #[serde(flatten, serialize_with = "crate::names::unreadable_files")]
     pub unreadable_files: Vec<PathBuf>,
 }
 
@@ -26,6 +28,7 @@ pub(crate) struct WalkSummary {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GlobReport {
     /// Absolute paths of this page.
+    #[serde(flatten, serialize_with = "crate::names::files")]
     pub files: Vec<PathBuf>,
     /// Matches in the whole result.
     pub total: usize,
@@ -80,7 +83,7 @@ pub(crate) struct SearchResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<GrepMatch>>,
     /// Files mode: absolute paths of the matching files of this page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(flatten, serialize_with = "crate::names::files")]
     pub files: Option<Vec<PathBuf>>,
     /// Count mode: matching lines per file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,6 +105,7 @@ pub(crate) struct SearchResult {
     #[serde(flatten)]
     pub walk: WalkSummary,
     /// PATHs named among others that do not exist (the others were searched; exit 2).
+    #[serde(flatten, serialize_with = "crate::names::missing_paths")]
     pub missing_paths: Vec<PathBuf>,
     /// Their `not_found` errors, which text output prints after the results.
     #[serde(skip)]
@@ -113,7 +117,7 @@ pub(crate) struct SearchResult {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GrepMatch {
     /// The file (absolute), shared by its matches.
-    #[serde(serialize_with = "ser_path")]
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: Arc<Path>,
     /// 1-based line number.
     pub line: u64,
@@ -175,6 +179,7 @@ impl Serialize for Text {
 #[derive(Debug, Serialize)]
 pub(crate) struct FileCount {
     /// The file (absolute).
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
     /// Its matching lines.
     pub count: u64,
@@ -202,8 +207,4 @@ pub(crate) struct View {
     pub null: bool,
     /// `--no-filename`: no path before lines or counts, no headings.
     pub no_filename: bool,
-}
-
-fn ser_path<S: Serializer>(p: &Arc<Path>, s: S) -> std::result::Result<S::Ok, S::Error> {
-    p.serialize(s)
 }

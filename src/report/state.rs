@@ -19,6 +19,9 @@ pub(crate) struct StateReport {
     /// `--all-sessions`: every session, most recently used first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<SessionSummary>>,
+    /// forget: the file whose baseline it was (resolved).
+    #[serde(flatten, serialize_with = "crate::names::path")]
+    pub path: Option<PathBuf>,
     /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forgotten: Option<bool>,
@@ -32,6 +35,7 @@ pub(crate) struct StateReport {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StateFile {
     /// The file (canonical).
+    #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
     /// The first 12 hex digits of the baseline's SHA-256.
     pub sha256: String,

@@ -12,11 +12,13 @@ use super::{AsTyped, FileAccess};
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TransferReport {
     /// The file copied or moved (symlinks resolved).
+    #[serde(flatten, serialize_with = "crate::names::source")]
     pub source: PathBuf,
     /// The source as named, when it is a symbolic link (the file it points to was transferred).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file created or replaced.
+    #[serde(flatten, serialize_with = "crate::names::destination")]
     pub destination: PathBuf,
     /// Bytes transferred.
     pub bytes: u64,

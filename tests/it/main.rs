@@ -15,6 +15,7 @@ mod generated;
 mod grammar;
 mod guards;
 mod input_waits;
+mod names;
 mod patching;
 mod planted;
 mod read;

@@ -547,7 +547,9 @@ pub struct Out {
     /// The exit code; -1 when a signal ended the process (`signal`).
     pub code: i32,
     pub signal: Option<i32>,
+    /// stdout as text (lossy); `stdout_bytes` is exactly what was printed.
     pub stdout: String,
+    pub stdout_bytes: Vec<u8>,
     pub stderr: String,
     /// The parsed stdout when it is JSON, else `Value::Null`.
     pub json: Value,
@@ -576,7 +578,8 @@ impl Report {
 
 impl Out {
     fn new(info: Arc<RunInfo>, status: ExitStatus, stdout: Vec<u8>, stderr: Vec<u8>) -> Out {
-        let stdout = String::from_utf8_lossy(&stdout).into_owned();
+        let stdout_bytes = stdout;
+        let stdout = String::from_utf8_lossy(&stdout_bytes).into_owned();
         let stderr = String::from_utf8_lossy(&stderr).into_owned();
         let json = serde_json::from_str(stdout.trim_end()).unwrap_or(Value::Null);
         let report = Arc::new(Report {
@@ -590,6 +593,7 @@ impl Out {
             code: status.code().unwrap_or(-1),
             signal: status.signal(),
             stdout,
+            stdout_bytes,
             stderr,
             json,
             report,

@@ -46,7 +46,7 @@ pub(super) struct DirectRender {
     matcher: Option<RegexMatcher>,
     /// The file being searched, and how it is shown (computed at its first match).
     file: PathBuf,
-    shown: Option<String>,
+    shown: Option<Vec<u8>>,
     /// The file's output so far.
     out: Vec<u8>,
     /// The line being rendered.
