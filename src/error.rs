@@ -52,6 +52,9 @@ pub enum Error {
     InvalidArgument {
         #[serde(skip)]
         message: String,
+        /// The next call that works, when quill knows it (the hint).
+        #[serde(skip)]
+        fix: Option<String>,
     },
 
     // --- nothing found (exit 1)
@@ -208,6 +211,13 @@ pub enum Error {
         path: PathBuf,
         reason: String,
     },
+    /// A re-sent edit: the session's last change of the file was this same edit, and the file
+    /// still holds what it wrote.
+    #[error("{} already holds this edit: it was the session's last change of the file, which is unchanged since", path.display())]
+    AlreadyApplied {
+        #[serde(serialize_with = "lossy")]
+        path: PathBuf,
+    },
 
     // --- system or I/O (exit 4)
     #[error("{} does not exist", path.display())]
@@ -340,6 +350,15 @@ impl Error {
     pub fn invalid_argument(message: impl Into<String>) -> Error {
         Error::InvalidArgument {
             message: message.into(),
+            fix: None,
+        }
+    }
+
+    /// An argument quill refuses whose fix it knows: the hint is the next call that works.
+    pub fn invalid_argument_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
+        Error::InvalidArgument {
+            message: message.into(),
+            fix: Some(fix.into()),
         }
     }
 
@@ -393,6 +412,7 @@ impl Error {
             Error::NothingToUndo { .. } => "nothing_to_undo",
             Error::ChangedDuringRead { .. } => "changed_during_read",
             Error::SourceChanged { .. } => "source_changed",
+            Error::AlreadyApplied { .. } => "already_applied",
             Error::NotFound { .. } => "not_found",
             Error::PermissionDenied { .. } => "permission_denied",
             Error::NoSpace { .. } => "no_space",
@@ -429,7 +449,8 @@ impl Error {
             | Error::Encoding { .. }
             | Error::NothingToUndo { .. }
             | Error::ChangedDuringRead { .. }
-            | Error::SourceChanged { .. } => exit::REFUSED,
+            | Error::SourceChanged { .. }
+            | Error::AlreadyApplied { .. } => exit::REFUSED,
             Error::NotFound { .. }
             | Error::PermissionDenied { .. }
             | Error::NoSpace { .. }
@@ -524,6 +545,9 @@ impl Error {
                 "another process is writing it; wait and read again".into()
             }
             Error::SourceChanged { .. } => "read the source again and retry".into(),
+            Error::AlreadyApplied { .. } => {
+                "nothing was written: an earlier call made this change; to apply it once more on purpose, repeat the call with --again".into()
+            }
             Error::NotFound { similar, .. } => {
                 if similar.is_empty() {
                     "check the path; `quill glob` finds files by name".into()
@@ -547,7 +571,7 @@ impl Error {
             }
             Error::ConverterMissing { install, .. } => format!("install it: {install}"),
             Error::Interrupted => "nothing was changed; run the command again".into(),
-            Error::InvalidArgument { .. } => return None,
+            Error::InvalidArgument { fix, .. } => return fix.clone(),
         })
     }
 }
@@ -566,11 +590,15 @@ fn command_of_usage(usage: &str) -> String {
 }
 
 /// A path as a shell word, so a hint's command can be pasted as it is.
-fn shell_quote(path: &Path) -> String {
-    let s = path.to_string_lossy();
+pub(crate) fn shell_quote(path: &Path) -> String {
+    shell_word(&path.to_string_lossy())
+}
+
+/// Any text as one shell word (single-quoted unless plain).
+pub(crate) fn shell_word(s: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
-        s.into_owned()
+        s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
@@ -610,6 +638,7 @@ mod tests {
                 "nothing_to_undo",
                 "changed_during_read",
                 "source_changed",
+                "already_applied",
             ],
         ),
         (
@@ -725,6 +754,7 @@ mod tests {
                 path: p(),
                 reason: "modified".into(),
             },
+            Error::AlreadyApplied { path: p() },
             Error::NotFound {
                 path: p(),
                 similar: vec!["/w/a.txt".into()],
