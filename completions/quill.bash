@@ -190,7 +190,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__edit)
-            opts="-h -V --old --new --old-file --new-file --edits --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --old --new --old-file --new-file --edits --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1020,7 +1020,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__write)
-            opts="-h -V --content --from --create-only --expect-sha256 --no-parents --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --content --from --stdin --allow-empty --allow-placeholder --create-only --expect-sha256 --no-parents --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

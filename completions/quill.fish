@@ -68,7 +68,7 @@ complete -c quill -n "__fish_quill_using_subcommand read" -l strict -d 'Changes 
 complete -c quill -n "__fish_quill_using_subcommand read" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand read" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand write" -l content -d 'The new content' -r
-complete -c quill -n "__fish_quill_using_subcommand write" -l from -d 'Take the new content from this file (default: stdin)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand write" -l from -d 'Take the new content from this file (\'-\' = stdin)' -r -F
 complete -c quill -n "__fish_quill_using_subcommand write" -l expect-sha256 -d 'Replace only this version (stands in for a read baseline)' -r
 complete -c quill -n "__fish_quill_using_subcommand write" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
 complete -c quill -n "__fish_quill_using_subcommand write" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
@@ -77,6 +77,9 @@ complete -c quill -n "__fish_quill_using_subcommand write" -l lock-timeout -d 'S
 complete -c quill -n "__fish_quill_using_subcommand write" -l color -d 'When to color text output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c quill -n "__fish_quill_using_subcommand write" -l stdin -d 'Take the new content from stdin (never read unless asked)'
+complete -c quill -n "__fish_quill_using_subcommand write" -l allow-empty -d 'Allow replacing a non-empty file with empty content'
+complete -c quill -n "__fish_quill_using_subcommand write" -l allow-placeholder -d 'Allow an omission placeholder (`// ... rest of the code ...`) the file does not have'
 complete -c quill -n "__fish_quill_using_subcommand write" -l create-only -d 'Refuse if the file exists (create_conflict)'
 complete -c quill -n "__fish_quill_using_subcommand write" -l no-parents -d 'Do not create missing parent directories'
 complete -c quill -n "__fish_quill_using_subcommand write" -l dry-run -d 'Plan and show the diff; write nothing'
@@ -103,6 +106,8 @@ always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand edit" -l replace-all -d 'Replace every non-overlapping occurrence'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l fuzzy -d 'Apply a unique match that differs only in whitespace or look-alike characters'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l again -d 'Apply the edit even though the session\'s last change of the file was this same edit'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l allow-placeholder -d 'Allow an omission placeholder (`// ... existing code ...`) in `new` that `old` and the file do not have'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l dry-run -d 'Plan and show the diff; write nothing'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l text -d 'Print text for people, even when QUILL_FORMAT=json'

@@ -14,6 +14,7 @@ use clap::FromArgMatches;
 
 use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
+use crate::drift;
 use crate::error::{Error, Result, UsageDetail, exit};
 use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
@@ -22,15 +23,33 @@ use crate::settings::Settings;
 use crate::warnings::Warnings;
 
 pub fn main() -> ExitCode {
-    let args: Vec<OsString> = env::args_os().collect();
-    let parsed = cli::command()
-        .try_get_matches_from(&args)
-        .and_then(|m| Cli::from_arg_matches(&m));
+    let mut command = cli::command();
+    let args = drift::path_flag_as_positional(env::args_os().collect(), &command);
+    let parsed = command.try_get_matches_from_mut(&args).and_then(|m| {
+        let mut cli = Cli::from_arg_matches(&m)?;
+        cli::take_vocabulary(&mut cli, &m);
+        Ok(cli)
+    });
     let code = match parsed {
-        Ok(cli) => run(cli),
+        Ok(cli) => match drift::flag_taken_as_value(&args, &command) {
+            None => run(cli),
+            Some(e) => early_error(&args, cli.command.op(), &e),
+        },
         Err(err) => parse_failure(&args, err),
     };
     ExitCode::from(code)
+}
+
+/// An error found before `Settings` exist, in the format and colors the command line asks for.
+fn early_error(args: &[OsString], op: &str, e: &Error) -> u8 {
+    let format = if wants_json(args) {
+        Format::Json
+    } else {
+        Format::Text
+    };
+    let mut cfg = plain_output(format);
+    cfg.color_stderr = color_for(color_arg(args), io::stderr().is_terminal());
+    output::emit_error(&cfg, op, e, &[])
 }
 
 /// Help and version (exit 0), or a usage error in quill's one error style: text on stderr
@@ -62,11 +81,8 @@ fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
         }
         _ => {}
     }
-    let e = usage_error(&err, guess_op(args));
-    let format = if json { Format::Json } else { Format::Text };
-    let mut cfg = plain_output(format);
-    cfg.color_stderr = color_for(color_arg(args), io::stderr().is_terminal());
-    output::emit_error(&cfg, guess_op(args), &e, &[])
+    let e = usage_error(args, &err, guess_op(args));
+    early_error(args, guess_op(args), &e)
 }
 
 /// `Usage: quill OP [OPTIONS] …` of a subcommand (or of quill, for `usage`).
@@ -114,8 +130,10 @@ fn color_arg(args: &[OsString]) -> ColorChoice {
 }
 
 /// A clap error as `Error::Usage`: clap's message (without its tips and usage block), the
-/// offending argument and clap's suggestion as fields, clap's tip as the hint.
-fn usage_error(err: &clap::Error, op: &str) -> Error {
+/// offending argument and clap's suggestion as fields, clap's tip as the hint. An unknown
+/// long flag is judged by `drift` instead: the flag meant and the corrected call, or no
+/// suggestion at all.
+fn usage_error(args: &[OsString], err: &clap::Error, op: &str) -> Error {
     use clap::error::{ContextKind, ContextValue};
     let rendered = err.to_string();
     let message = rendered
@@ -148,11 +166,27 @@ fn usage_error(err: &clap::Error, op: &str) -> Error {
             _ => a,
         })
         .or_else(|| text(ContextKind::InvalidSubcommand));
-    let suggestion = text(ContextKind::SuggestedArg)
+    let mut suggestion = text(ContextKind::SuggestedArg)
         .or_else(|| text(ContextKind::SuggestedSubcommand))
         .or_else(|| text(ContextKind::SuggestedValue));
+    let mut tips = (!tips.is_empty()).then(|| tips.join("; "));
+    let mut fix = None;
     // clap names the usage for some errors only; else the usage of the command at hand.
-    let usage = text(ContextKind::Usage).or_else(|| usage_of(op)).map(|u| {
+    let mut usage = text(ContextKind::Usage);
+    // An unknown flag: the canonical flag and its partner, or nothing unrelated (clap's usage
+    // line is built around its suggestion, so it goes with it).
+    if err.kind() == clap::error::ErrorKind::UnknownArgument
+        && let Some(flag) = argument.as_deref().filter(|a| a.starts_with("--"))
+    {
+        let advice = drift::unknown_flag(args, &cli::command(), op, flag);
+        if advice.suggestion != suggestion {
+            usage = None;
+        }
+        suggestion = advice.suggestion;
+        fix = advice.fix;
+        tips = None;
+    }
+    let usage = usage.or_else(|| usage_of(op)).map(|u| {
         u.lines()
             .map(|l| l.trim())
             .map(|l| l.strip_prefix("Usage:").unwrap_or(l).trim())
@@ -170,8 +204,8 @@ fn usage_error(err: &clap::Error, op: &str) -> Error {
             argument,
             suggestion,
             usage: usage.filter(|u| !u.is_empty()),
-            tip: (!tips.is_empty()).then(|| tips.join("; ")),
-            fix: None,
+            tip: tips,
+            fix,
         }),
     }
 }

@@ -35,10 +35,48 @@ pub(crate) const GUARD_OPTIONS: [&str; 6] = [
     "lock_timeout",
 ];
 
+/// The command quill parses with: `canonical()` and the flags that exist only for the
+/// vocabulary of other tools (read's `--end-line` and `--view-range`), hidden from help and
+/// left out of completions and man pages, which are generated from `canonical()`. Their
+/// values land in `ReadArgs` through `take_vocabulary`.
+pub(crate) fn command() -> clap::Command {
+    use clap::{Arg, value_parser};
+    canonical().mut_subcommand("read", |read| {
+        read.arg(
+            Arg::new("end_line")
+                .long("end-line")
+                .alias("end_line")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .conflicts_with("limit")
+                .hide(true),
+        )
+        .arg(
+            Arg::new("view_range")
+                .long("view-range")
+                .alias("view_range")
+                .value_name("A,B")
+                .allow_hyphen_values(true)
+                .conflicts_with_all(["offset", "limit", "end_line"])
+                .hide(true),
+        )
+    })
+}
+
+/// Move the values of the vocabulary-only flags of `command()` into the parsed `Cli`.
+pub(crate) fn take_vocabulary(cli: &mut Cli, matches: &clap::ArgMatches) {
+    if let Command::Read(read) = &mut cli.command
+        && let Some(m) = matches.subcommand_matches("read")
+    {
+        read.end_line = m.get_one::<u64>("end_line").copied();
+        read.view_range = m.get_one::<String>("view_range").cloned();
+    }
+}
+
 /// The clap command of quill, finished: `grep -t/-T` offer ripgrep's default type names to
 /// the completion scripts (hidden from help: there are hundreds), and `completions` and `man`
-/// hide the guard options. Parsing, help, completions and man pages all use this.
-pub(crate) fn command() -> clap::Command {
+/// hide the guard options. Help, completions and man pages use this.
+pub(crate) fn canonical() -> clap::Command {
     let root = Cli::command();
     // Copies of the guard options, hidden: a subcommand that has an argument of a global's id
     // does not get the global's copy, and parses the option all the same.
@@ -240,7 +278,7 @@ pub(crate) struct ReadArgs {
     /// The file to read.
     pub path: PathBuf,
     /// First line to show (1-based).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, aliases = ["start-line", "start_line", "line"])]
     pub offset: u64,
     /// Most lines to show.
     #[arg(long, value_name = "N", default_value_t = 2000)]
@@ -257,25 +295,47 @@ pub(crate) struct ReadArgs {
     /// Include an image's bytes as base64 `data` (up to 5 MiB).
     #[arg(long)]
     pub inline_image: bool,
+    /// Hidden `--end-line N` (other tools' vocabulary): the last line to show.
+    #[arg(skip)]
+    pub end_line: Option<u64>,
+    /// Hidden `--view-range A,B` (other tools' vocabulary): the first and last line.
+    #[arg(skip)]
+    pub view_range: Option<String>,
 }
 
 const WRITE_EXAMPLES: &str = "\
 Examples:
   quill write notes.txt --content 'hello'            # create (or replace after a read)
-  printf 'x\\n' | quill write out.txt                  # content from stdin
+  printf 'x\\n' | quill write out.txt --stdin          # content from stdin
   quill write cfg.toml --from new.toml --dry-run     # show the diff, change nothing
-  quill write lock.json --expect-sha256 HEX --from f  # replace a known version";
+  quill write lock.json --expect-sha256 HEX --from f  # replace a known version
+  quill write log.txt --content '' --allow-empty     # empty a file on purpose";
 
 #[derive(Debug, Args)]
 pub(crate) struct WriteArgs {
     /// The file to write.
     pub path: PathBuf,
     /// The new content.
-    #[arg(long, value_name = "TEXT", conflicts_with = "from")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["from", "stdin"],
+        aliases = ["file-text", "file_text"]
+    )]
     pub content: Option<String>,
-    /// Take the new content from this file (default: stdin).
-    #[arg(long, value_name = "FILE")]
+    /// Take the new content from this file ('-' = stdin).
+    #[arg(long, value_name = "FILE", conflicts_with = "stdin")]
     pub from: Option<PathBuf>,
+    /// Take the new content from stdin (never read unless asked).
+    #[arg(long)]
+    pub stdin: bool,
+    /// Allow replacing a non-empty file with empty content.
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Allow an omission placeholder (`// ... rest of the code ...`) the file does not have.
+    #[arg(long)]
+    pub allow_placeholder: bool,
     /// Refuse if the file exists (create_conflict).
     #[arg(long)]
     pub create_only: bool,
@@ -303,10 +363,20 @@ pub(crate) struct EditArgs {
     /// The file to edit.
     pub path: PathBuf,
     /// The exact text to replace.
-    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        aliases = ["old-string", "old_string", "old-str", "old_str"]
+    )]
     pub old: Option<String>,
     /// The replacement text.
-    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        aliases = ["new-string", "new_string", "new-str", "new_str"]
+    )]
     pub new: Option<String>,
     /// Read `old` from a file.
     #[arg(long, value_name = "FILE", conflicts_with = "old")]
@@ -318,10 +388,10 @@ pub(crate) struct EditArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["old", "new", "old_file", "new_file"])]
     pub edits: Option<PathBuf>,
     /// Replace every non-overlapping occurrence.
-    #[arg(long)]
+    #[arg(long, alias = "replace_all")]
     pub replace_all: bool,
     /// Fail unless exactly N occurrences are found.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", aliases = ["expected-replacements", "expected_replacements"])]
     pub expect_count: Option<usize>,
     /// Apply a unique match that differs only in whitespace or look-alike characters.
     #[arg(long)]
@@ -332,6 +402,13 @@ pub(crate) struct EditArgs {
     /// Refuse files larger than this.
     #[arg(long, value_name = "N", default_value_t = 64 * 1024 * 1024)]
     pub max_file_bytes: u64,
+    /// Apply the edit even though the session's last change of the file was this same edit.
+    #[arg(long)]
+    pub again: bool,
+    /// Allow an omission placeholder (`// ... existing code ...`) in `new` that `old` and the
+    /// file do not have.
+    #[arg(long)]
+    pub allow_placeholder: bool,
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -661,6 +738,7 @@ mod tests {
     #[test]
     fn cli_is_consistent() {
         Cli::command().debug_assert();
+        canonical().debug_assert();
         command().debug_assert();
     }
 }

@@ -58,6 +58,9 @@ pub enum Error {
     InvalidArgument {
         #[serde(skip)]
         message: String,
+        /// The next call that works, when quill knows it (the hint).
+        #[serde(skip)]
+        fix: Option<String>,
     },
 
     // --- nothing found (exit 1)
@@ -214,6 +217,13 @@ pub enum Error {
         path: PathBuf,
         reason: String,
     },
+    /// A re-sent edit: the session's last change of the file was this same edit, and the file
+    /// still holds what it wrote.
+    #[error("{} already holds this edit: it was the session's last change of the file, which is unchanged since", path.display())]
+    AlreadyApplied {
+        #[serde(flatten, serialize_with = "names::path")]
+        path: PathBuf,
+    },
 
     // --- system or I/O (exit 4)
     #[error("{} does not exist", path.display())]
@@ -341,6 +351,15 @@ impl Error {
     pub fn invalid_argument(message: impl Into<String>) -> Error {
         Error::InvalidArgument {
             message: message.into(),
+            fix: None,
+        }
+    }
+
+    /// An argument quill refuses whose fix it knows: the hint is the next call that works.
+    pub fn invalid_argument_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
+        Error::InvalidArgument {
+            message: message.into(),
+            fix: Some(fix.into()),
         }
     }
 
@@ -394,6 +413,7 @@ impl Error {
             Error::NothingToUndo { .. } => "nothing_to_undo",
             Error::ChangedDuringRead { .. } => "changed_during_read",
             Error::SourceChanged { .. } => "source_changed",
+            Error::AlreadyApplied { .. } => "already_applied",
             Error::NotFound { .. } => "not_found",
             Error::PermissionDenied { .. } => "permission_denied",
             Error::NoSpace { .. } => "no_space",
@@ -430,7 +450,8 @@ impl Error {
             | Error::Encoding { .. }
             | Error::NothingToUndo { .. }
             | Error::ChangedDuringRead { .. }
-            | Error::SourceChanged { .. } => exit::REFUSED,
+            | Error::SourceChanged { .. }
+            | Error::AlreadyApplied { .. } => exit::REFUSED,
             Error::NotFound { .. }
             | Error::PermissionDenied { .. }
             | Error::NoSpace { .. }
@@ -525,6 +546,9 @@ impl Error {
                 "another process is writing it; wait and read again".into()
             }
             Error::SourceChanged { .. } => "read the source again and retry".into(),
+            Error::AlreadyApplied { .. } => {
+                "nothing was written: an earlier call made this change; to apply it once more on purpose, repeat the call with --again".into()
+            }
             Error::NotFound { similar, .. } => {
                 if similar.is_empty() {
                     "check the path; `quill glob` finds files by name".into()
@@ -557,7 +581,7 @@ impl Error {
             }
             Error::ConverterMissing { install, .. } => format!("install it: {install}"),
             Error::Interrupted => "nothing was changed; run the command again".into(),
-            Error::InvalidArgument { .. } => return None,
+            Error::InvalidArgument { fix, .. } => return fix.clone(),
         })
     }
 }
@@ -578,7 +602,7 @@ fn command_of_usage(usage: &str) -> String {
 /// A path as a shell word, so a hint's command can be pasted as it is. A name that is not
 /// UTF-8 is spelled in ANSI-C quotes (`$'bad\xffname'`: bash, zsh, ksh, POSIX sh 2024), byte
 /// for byte, so the command names that very file.
-fn shell_quote(path: &Path) -> String {
+pub(crate) fn shell_quote(path: &Path) -> String {
     let bytes = path.as_os_str().as_encoded_bytes();
     if std::str::from_utf8(bytes).is_err() {
         let mut q = String::from("$'");
@@ -600,10 +624,14 @@ fn shell_quote(path: &Path) -> String {
         q.push('\'');
         return q;
     }
-    let s = path.to_string_lossy();
+    shell_word(&path.to_string_lossy())
+}
+
+/// Any text as one shell word (single-quoted unless plain).
+pub(crate) fn shell_word(s: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
-        s.into_owned()
+        s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
@@ -643,6 +671,7 @@ mod tests {
                 "nothing_to_undo",
                 "changed_during_read",
                 "source_changed",
+                "already_applied",
             ],
         ),
         (
@@ -763,6 +792,7 @@ mod tests {
                 path: p(),
                 reason: "modified".into(),
             },
+            Error::AlreadyApplied { path: p() },
             Error::NotFound {
                 path: p(),
                 similar: vec![dir.join("a.txt")],
@@ -879,8 +909,8 @@ mod tests {
                 }
             }
         }
-        // 27 kinds with a path; same_file and outside_root have more, not_found a look-alike.
-        assert_eq!(checked, 27 + 1 + 2 + 1);
+        // 28 kinds with a path; same_file and outside_root have more, not_found a look-alike.
+        assert_eq!(checked, 28 + 1 + 2 + 1);
         let utf8 = serde_json::to_string(&one_of_each()).unwrap();
         assert!(
             !utf8.contains("Bytes\":\"") && !utf8.contains("Bytes\":{"),

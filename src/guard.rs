@@ -144,6 +144,17 @@ pub(crate) fn check_fresh(
     cur: &Current,
     expect: Option<&str>,
 ) -> Result<bool> {
+    check_fresh_edit(s, target, cur, expect).map(|(complete, _)| complete)
+}
+
+/// `check_fresh`, and the fingerprint of the edit that was the session's last change of the
+/// file when the file still holds what that edit wrote (none with `--expect-sha256`).
+pub(crate) fn check_fresh_edit(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<(bool, Option<String>)> {
     if let Some(expect) = expect {
         let expect = probe::parse_sha256("--expect-sha256", expect)?;
         if expect != cur.sha256 {
@@ -153,7 +164,7 @@ pub(crate) fn check_fresh(
                 deleted: false,
             });
         }
-        return Ok(false);
+        return Ok((false, None));
     }
     let session = s.store().session(&s.session).load()?;
     let Some(baseline) = session.baseline(target) else {
@@ -175,7 +186,7 @@ pub(crate) fn check_fresh(
             session: s.session.clone(),
         });
     }
-    Ok(baseline.complete)
+    Ok((baseline.complete, baseline.edit))
 }
 
 /// Warn about hard links before replacing a file.
@@ -236,8 +247,24 @@ pub(crate) fn record(
     before: Before,
     published: &Metadata,
 ) {
+    record_edit(s, target, new_sha256, complete, before, published, None)
+}
+
+/// `record`, for a change made by the edit of fingerprint `edit`.
+pub(crate) fn record_edit(
+    s: &Settings,
+    target: &Path,
+    new_sha256: &str,
+    complete: bool,
+    before: Before,
+    published: &Metadata,
+    edit: Option<String>,
+) {
     let id = Identity::of(published);
-    let baseline = Baseline::new(target, new_sha256.to_string(), &id, complete);
+    let baseline = Baseline {
+        edit,
+        ..Baseline::new(target, new_sha256.to_string(), &id, complete)
+    };
     let key = path_key(target);
     let store = s.store();
     let file = store.session(&s.session);

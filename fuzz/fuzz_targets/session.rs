@@ -90,6 +90,7 @@ fuzz_target!(|data: &[u8]| {
         read_at_ns: 6,
         complete: true,
         used: 0,
+        edit: None,
     });
     assert!(session.len() <= MAX_FILES);
     if before + usize::from(!had) <= MAX_FILES {

@@ -17,7 +17,7 @@ pub(crate) fn completions(args: &CompletionsArgs) -> Result<Report> {
 }
 
 pub(crate) fn completion_script(shell: clap_complete::Shell) -> String {
-    let mut cmd = cli::command();
+    let mut cmd = cli::canonical();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "quill", &mut out);
     String::from_utf8_lossy(&out).into_owned()
@@ -29,7 +29,7 @@ pub(crate) fn man(args: &ManArgs) -> Result<Report> {
 
 /// The commands with a page of their own (`quill-NAME(1)`): every subcommand but clap's `help`.
 pub(crate) fn page_commands() -> Vec<String> {
-    cli::command()
+    cli::canonical()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .filter(|n| n != "help")
@@ -38,7 +38,7 @@ pub(crate) fn page_commands() -> Vec<String> {
 
 /// The roff page of quill, or of one subcommand (`quill-edit(1)`).
 pub(crate) fn man_page(command: Option<&str>) -> Result<String> {
-    let mut root = cli::command();
+    let mut root = cli::canonical();
     // Built, a subcommand has its page name (`quill-edit`), its bin name (`quill edit`) and
     // the global options.
     root.build();

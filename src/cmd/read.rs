@@ -51,7 +51,13 @@ pub(crate) struct ReadRequest {
 impl ReadArgs {
     /// Check the flags, then resolve the path (it must exist).
     pub(crate) fn resolve(self, s: &Settings) -> Result<ReadRequest> {
-        let args = self;
+        let mut args = self;
+        (args.offset, args.limit) = crate::drift::read_window(
+            args.offset,
+            args.limit,
+            args.end_line,
+            args.view_range.as_deref(),
+        )?;
         if args.offset == 0 {
             return Err(Error::invalid_argument(
                 "--offset is 1-based: the first line is 1",

@@ -1,10 +1,13 @@
-//! `quill write` (SPEC §3.2): whole-file replacement or creation from `--content`, `--from
-//! FILE` or stdin. Under the mutation lock, the target's directory is opened once (missing
-//! parents created beneath `--root`), the new content is streamed into a temporary file in it
-//! and hashed on the way; then the target is re-hashed and judged fresh, and the stage is
-//! published (replace, or no-replace for a new file) in that same directory. A slow producer
-//! holds the lock of this one file while it writes (other writers of it wait up to
-//! `--lock-timeout`). `--dry-run` streams into memory only.
+//! `quill write` (SPEC §3.2): whole-file replacement or creation from exactly one explicit
+//! source — `--content`, `--from FILE` or `--stdin` (`--from -`); none is `usage`, stdin is
+//! never read unless asked. Under the mutation lock, the target's directory is opened once
+//! (missing parents created beneath `--root`), the new content is streamed into a temporary
+//! file in it and hashed on the way; then the target is re-hashed and judged fresh, the content
+//! is judged (empty over a non-empty file needs `--allow-empty`; an omission placeholder the
+//! file does not have needs `--allow-placeholder`), and the stage is published (replace, or
+//! no-replace for a new file) in that same directory. A slow producer holds the lock of this one
+//! file while it writes (other writers of it wait up to `--lock-timeout`). `--dry-run` streams
+//! into memory only.
 
 use std::io::{self, IsTerminal, Read};
 
@@ -13,11 +16,12 @@ use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 use crate::cli::WriteArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shell_quote};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::input::Input;
 use crate::lock::hex;
 use crate::paths::Resolved;
+use crate::placeholder;
 use crate::probe::{self, parse_sha256};
 use crate::publish::Staged;
 use crate::report::Report;
@@ -36,12 +40,15 @@ pub(crate) struct WriteRequest {
     create_only: bool,
     expect_sha256: Option<String>,
     no_parents: bool,
+    allow_empty: bool,
+    allow_placeholder: bool,
     dry_run: bool,
 }
 
 impl WriteArgs {
     /// Check the flags, resolve the path (read-only refused), open the content's source.
     pub(crate) fn resolve(self, s: &Settings) -> Result<WriteRequest> {
+        explicit_source(&self)?;
         let expect_sha256 = self
             .expect_sha256
             .as_deref()
@@ -61,6 +68,8 @@ impl WriteArgs {
             create_only: self.create_only,
             expect_sha256,
             no_parents: self.no_parents,
+            allow_empty: self.allow_empty,
+            allow_placeholder: self.allow_placeholder,
             dry_run: self.dry_run,
         })
     }
@@ -74,6 +83,8 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         create_only,
         expect_sha256,
         no_parents,
+        allow_empty,
+        allow_placeholder,
         dry_run,
     } = req;
     let target = resolved.target.clone();
@@ -127,6 +138,24 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         }
         None => guard::check_missing(s, &target, expect_sha256.as_deref())?,
     }
+    if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)
+        && !allow_empty
+    {
+        return Err(Error::invalid_argument_fix(
+            format!(
+                "refusing to replace {} ({} bytes) with empty content",
+                target.display(),
+                c.meta.len()
+            ),
+            format!(
+                "to empty it on purpose: `quill write {} --content '' --allow-empty`",
+                shell_quote(&target)
+            ),
+        ));
+    }
+    if !allow_placeholder && let Some(new) = kept.as_deref() {
+        check_placeholder(&target, new, cur.as_ref().and_then(|c| c.bytes.as_deref()))?;
+    }
     // The caller gave every byte, so its knowledge of the new content is complete.
     let complete = true;
     let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
@@ -172,6 +201,48 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     Ok(Report::Mutation(report))
 }
 
+/// The content comes from exactly one explicit source (clap refuses two); none, or `-` as the
+/// file to write, is `usage` with the calls that work.
+fn explicit_source(args: &WriteArgs) -> Result<()> {
+    if args.path.as_os_str() == "-" {
+        return Err(Error::usage_fix(
+            "`-` is not a file to write: write takes stdin only with --stdin, and the file by its name",
+            "`CMD | quill write PATH --stdin` (a file named `-` is written as `./-`)",
+        ));
+    }
+    if args.content.is_none() && args.from.is_none() && !args.stdin {
+        let p = shell_quote(&args.path);
+        return Err(Error::usage_fix(
+            "write needs the new content from one of --content TEXT, --from FILE or --stdin (stdin is never read unless asked)",
+            format!(
+                "`quill write {p} --content TEXT`, `quill write {p} --from FILE`, or `CMD | quill write {p} --stdin`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// An omission placeholder in the new content that the file does not have: `invalid_argument`.
+fn check_placeholder(target: &std::path::Path, new: &[u8], old: Option<&[u8]>) -> Result<()> {
+    let new = String::from_utf8_lossy(new);
+    if placeholder::introduced(&new, &[]).is_none() {
+        return Ok(());
+    }
+    let old = String::from_utf8_lossy(old.unwrap_or_default());
+    let Some(p) = placeholder::introduced(&new, &[&old]) else {
+        return Ok(());
+    };
+    Err(Error::invalid_argument_fix(
+        format!(
+            "line {} of the new content is an omission placeholder, `{}`, that {} does not have: quill writes text literally, so the lines it stands for would be lost",
+            p.line,
+            p.text,
+            target.display()
+        ),
+        "write the whole content, with the real lines in place of the placeholder; if the line is meant literally, repeat the call with --allow-placeholder",
+    ))
+}
+
 fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
     if let Some(text) = &args.content {
         return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
@@ -185,9 +256,11 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
         // person) or a socket is `irregular_file`, refused without being opened.
         return Ok(Box::new(Input::open(from, "open")?));
     }
-    if io::stdin().is_terminal() {
-        return Err(Error::usage(
-            "give the new content with --content TEXT, --from FILE, or on stdin",
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return Err(Error::usage_fix(
+            "--stdin is a terminal: write reads its content from a pipe or a file, never from typing",
+            "`CMD | quill write PATH --stdin`, or --content TEXT, or --from FILE",
         ));
     }
     Ok(Box::new(Input::stdin()))

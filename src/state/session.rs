@@ -37,6 +37,10 @@ pub struct Baseline {
     pub complete: bool,
     /// The session clock when last used (LRU order).
     pub used: u64,
+    /// When the session's last change of the file was an edit that left it at `sha256`: that
+    /// edit's fingerprint (so a re-sent edit is not applied twice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<String>,
 }
 
 impl Baseline {
@@ -53,6 +57,7 @@ impl Baseline {
             read_at_ns: now_ns(),
             complete,
             used: 0,
+            edit: None,
         }
     }
 }
@@ -136,15 +141,32 @@ impl Session {
         self.files.is_empty()
     }
 
-    /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`.
+    /// Record (or refresh) a baseline, evicting the least recently used past `MAX_FILES`. A
+    /// baseline of the same content as the one it replaces keeps that one's `edit`: a read
+    /// (or a write of identical bytes) is not a change of the file.
     pub fn record(&mut self, mut baseline: Baseline) {
         // The clock comes from the file: one at u64::MAX stays there rather than overflow.
         self.clock = self.clock.saturating_add(1);
         baseline.used = self.clock;
+        let key = path_key(&baseline.path);
+        if baseline.edit.is_none()
+            && let Some(prior) = self.files.get(&key)
+        {
+            #[derive(Deserialize)]
+            struct Prior {
+                sha256: String,
+                #[serde(default)]
+                edit: Option<String>,
+            }
+            if let Ok(prior) = serde_json::from_str::<Prior>(prior.get())
+                && prior.sha256 == baseline.sha256
+            {
+                baseline.edit = prior.edit;
+            }
+        }
         let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
             return;
         };
-        let key = path_key(&baseline.path);
         // The file is there: an undo that meant to remove it did not (or is long settled).
         if !self.removing.is_empty() {
             self.removing.remove(&key);
@@ -267,6 +289,7 @@ mod tests {
             read_at_ns: 0,
             complete: true,
             used: 0,
+            edit: None,
         }
     }
 
@@ -374,6 +397,25 @@ mod tests {
         s.forget(Path::new("/f"));
         assert!(!s.is_removing(Path::new("/f")));
         assert!(!serde_json::to_string(&s).unwrap().contains("removing"));
+    }
+
+    #[test]
+    fn a_baseline_of_the_same_content_keeps_the_last_edit_and_other_content_drops_it() {
+        let mut s = Session::empty("t");
+        let mut edited = baseline("/a");
+        edited.edit = Some("fp".into());
+        s.record(edited);
+        s.record(baseline("/a")); // a read of what the edit wrote
+        assert_eq!(
+            s.baseline(Path::new("/a")).unwrap().edit.as_deref(),
+            Some("fp")
+        );
+        let mut other = baseline("/a");
+        other.sha256 = "11".into(); // a write of other content
+        s.record(other);
+        assert_eq!(s.baseline(Path::new("/a")).unwrap().edit, None);
+        s.record(baseline("/a")); // back to the first content: the edit is not the last change
+        assert_eq!(s.baseline(Path::new("/a")).unwrap().edit, None);
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn usage_errors_in_text_are_quill_errors_with_usage_and_hint() {
     out.exit(2).assert_stdout("").assert_stderr(
         "quill: error: unexpected argument '--limt' found\n\
          \x20 usage: quill glob --limit <N> <PATTERN> [PATH]\n\
-         \x20 hint: a similar argument exists: '--limit'; run `quill glob --help`\n",
+         \x20 hint: the flag is --limit: `quill glob x --limit 3`\n",
     );
     for args in [
         &["raed", "a.txt"][..],
@@ -259,7 +259,7 @@ fn usage_errors_in_json_carry_the_argument_and_the_suggestion() {
     assert!(u.usage.unwrap().starts_with("quill glob "));
     assert_eq!(
         f.error.hint.as_deref(),
-        Some("a similar argument exists: '--limit'; run `quill glob --help`")
+        Some("the flag is --limit: `quill --json glob x --limit 3`")
     );
 
     let out = env.json(&["raed", "a.txt"]);

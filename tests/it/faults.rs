@@ -71,7 +71,10 @@ fn sigterm_mid_write_removes_the_temp_file() {
     let env = TestEnv::new();
     env.write("f.txt", "old\n");
     env.json(&["read", "f.txt"]).ok();
-    let mut child = env.cmd(["--json", "write", "f.txt"]).stdin_pipe().spawn();
+    let mut child = env
+        .cmd(["--json", "write", "f.txt", "--stdin"])
+        .stdin_pipe()
+        .spawn();
     let mut stdin = child.take_stdin();
     stdin.write_all(&vec![b'x'; 1 << 20]).unwrap();
     if !crate::util::wait_until(Duration::from_secs(10), || quill_temps(&env.dir).len() == 1) {

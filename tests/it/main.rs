@@ -15,6 +15,7 @@ mod generated;
 mod grammar;
 mod guards;
 mod input_waits;
+mod mistakes;
 mod names;
 mod patching;
 mod planted;

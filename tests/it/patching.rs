@@ -342,7 +342,7 @@ fn every_kind_of_patch(env: &TestEnv) -> Vec<Case> {
     let out = env.json(&["edit", "dir/new.rs", "--old", "", "--new", "fn main() {}\n"]);
     out.ok();
     cases.push((out, None, Some(b"fn main() {}\n".to_vec())));
-    let out = env.json_stdin(&["write", "stdin.txt"], b"from stdin\n");
+    let out = env.json_stdin(&["write", "stdin.txt", "--stdin"], b"from stdin\n");
     out.ok();
     cases.push((out, None, Some(b"from stdin\n".to_vec())));
     // A whole-file replacement, CRLF to no final newline.

@@ -143,7 +143,7 @@ fn content_from_a_file_and_from_stdin() {
         .mutation();
     assert_eq!(m.bytes, 15);
     env.assert_file("a.txt", b"\xff\xfe raw \x00 bytes\n");
-    let out = env.json_stdin(&["write", "b.txt"], b"from stdin\n");
+    let out = env.json_stdin(&["write", "b.txt", "--stdin"], b"from stdin\n");
     out.ok();
     env.assert_file("b.txt", "from stdin\n");
     assert_patch_applies(&out, None, Some(b"from stdin\n"));
@@ -426,7 +426,7 @@ fn new_content_of_a_private_file_is_never_readable_by_others() {
     fs::set_permissions(env.path("secret.env"), fs::Permissions::from_mode(0o600)).unwrap();
     env.json(&["read", "secret.env"]).ok();
     let mut child = env
-        .cmd(["--json", "write", "secret.env"])
+        .cmd(["--json", "write", "secret.env", "--stdin"])
         .stdin_pipe()
         .spawn();
     let mut stdin = child.take_stdin();

@@ -1,8 +1,10 @@
 //! `quill edit` (SPEC §3.3): the runner around the pure planner. It gathers the edits
 //! (`--old/--new`, `--old-file/--new-file`, `--edits FILE|-`), takes the mutation lock, loads
-//! and re-hashes the file (64 MiB cap), judges freshness, peels the encoding (UTF-8 BOM kept
-//! aside, UTF-16 decoded), asks `plan` for the new body, puts the encoding back and publishes
-//! it through `guard`. Matching rules, miss repair and fuzzy matching live in `plan` and
+//! and re-hashes the file (64 MiB cap), judges freshness, refuses a re-sent edit
+//! (`already_applied`: the session's last change of the file was this same edit, by its
+//! fingerprint) and an omission placeholder `old` and the file do not have, peels the encoding
+//! (UTF-8 BOM kept aside, UTF-16 decoded), asks `plan` for the new body, puts the encoding back
+//! and publishes it through `guard`, which records the fingerprint with the new baseline. Matching rules, miss repair and fuzzy matching live in `plan` and
 //! `repair`, which never do I/O.
 
 mod miss;
@@ -10,6 +12,7 @@ pub mod plan;
 mod repair;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -20,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::guard::{self, Change};
 use crate::input::Input;
 use crate::paths::{self, Resolved};
+use crate::placeholder;
 use crate::probe::{parse_sha256, sha256_bytes};
 use crate::report::{LineSpan, Report};
 use crate::settings::Settings;
@@ -46,6 +50,9 @@ pub(crate) struct EditRequest {
     expect_sha256: Option<String>,
     max_file_bytes: u64,
     opts: PlanOptions,
+    /// `--again`: apply even a re-sent edit.
+    again: bool,
+    allow_placeholder: bool,
     dry_run: bool,
 }
 
@@ -68,6 +75,8 @@ impl EditArgs {
                 fuzzy: self.fuzzy,
                 expect_count: self.expect_count,
             },
+            again: self.again,
+            allow_placeholder: self.allow_placeholder,
             dry_run: self.dry_run,
         })
     }
@@ -80,8 +89,11 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         expect_sha256,
         max_file_bytes,
         opts,
+        again,
+        allow_placeholder,
         dry_run,
     } = req;
+    let fingerprint = fingerprint(&edits);
     let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
     let parent = guard::parent(s, &target)?;
@@ -98,7 +110,11 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             let bytes = c.bytes.as_deref().unwrap_or(&[]);
             // A file quill cannot edit is refused as such, read or not.
             encoding_of(&target, bytes)?;
-            let complete = guard::check_fresh(s, &target, c, expect_sha256.as_deref())?;
+            let (complete, last_edit) =
+                guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?;
+            if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
+                return Err(Error::AlreadyApplied { path: target });
+            }
             (bytes, complete)
         }
     };
@@ -119,6 +135,9 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             Cow::Owned(text.into_bytes())
         }
     };
+    if !allow_placeholder {
+        check_placeholders(&target, &edits, &body)?;
+    }
     let planned = plan::plan(&body, &edits, &opts).map_err(|e| plan_error(&target, &edits, e))?;
     let new_bytes: Vec<u8> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => {
@@ -154,7 +173,15 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             Some(_) => Before::Bytes(old_bytes),
         };
         if let Some(meta) = published.as_ref().or(cur.as_ref().map(|c| &c.meta)) {
-            guard::record(s, &target, &sha256, complete, before, meta);
+            guard::record_edit(
+                s,
+                &target,
+                &sha256,
+                complete,
+                before,
+                meta,
+                Some(fingerprint),
+            );
         }
     }
 
@@ -240,14 +267,16 @@ fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
         if specs.is_empty() {
             return Err(Error::invalid_argument("--edits holds no edits"));
         }
-        return Ok(specs
+        let edits: Vec<Edit> = specs
             .into_iter()
             .map(|s| Edit {
                 old: s.old,
                 new: s.new,
                 replace_all: s.replace_all || args.replace_all,
             })
-            .collect());
+            .collect();
+        refuse_repeats(&edits)?;
+        return Ok(edits);
     }
     let old = text_arg(args.old.as_ref(), args.old_file.as_ref(), "old", cap)?;
     let new = text_arg(args.new.as_ref(), args.new_file.as_ref(), "new", cap)?;
@@ -256,6 +285,68 @@ fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
         new,
         replace_all: args.replace_all,
     }])
+}
+
+/// A batch that holds the same edit twice: `invalid_argument`. Each edit applies to the text
+/// the ones before it left, so the repeat either misses or applies the change twice (`1` →
+/// `10` → `100` when `old` is a prefix of `new`); either way it is not what was meant.
+fn refuse_repeats(edits: &[Edit]) -> Result<()> {
+    let mut seen: HashMap<(&str, &str, bool), usize> = HashMap::new();
+    for (j, e) in edits.iter().enumerate() {
+        if let Some(i) = seen.insert((&e.old, &e.new, e.replace_all), j) {
+            return Err(Error::invalid_argument_fix(
+                format!(
+                    "edits {} and {} of {} are the same edit; a batch applies each edit to the text the ones before it left, so it would be applied twice; nothing was written",
+                    i + 1,
+                    j + 1,
+                    edits.len()
+                ),
+                format!("remove edit {} from the batch", j + 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What identifies an edit request: the SHA-256 of its edits (`old`, `new`, `replaceAll`, in
+/// order) as canonical JSON. Kept with the baseline of the content it wrote, so the same
+/// request sent again is `already_applied`.
+fn fingerprint(edits: &[Edit]) -> String {
+    let canonical: Vec<serde_json::Value> = edits
+        .iter()
+        .map(|e| serde_json::json!([e.old, e.new, e.replace_all]))
+        .collect();
+    sha256_bytes(serde_json::Value::Array(canonical).to_string().as_bytes())
+}
+
+/// An omission placeholder in some edit's `new` that neither its `old` nor the file has:
+/// `invalid_argument`, before anything is planned.
+fn check_placeholders(target: &Path, edits: &[Edit], body: &[u8]) -> Result<()> {
+    let mut file: Option<Cow<str>> = None;
+    for (i, e) in edits.iter().enumerate() {
+        if placeholder::introduced(&e.new, &[&e.old]).is_none() {
+            continue;
+        }
+        let file = file.get_or_insert_with(|| String::from_utf8_lossy(body));
+        let Some(p) = placeholder::introduced(&e.new, &[&e.old, file]) else {
+            continue;
+        };
+        let which = if edits.len() > 1 {
+            format!("edit {} of {}: ", i + 1, edits.len())
+        } else {
+            String::new()
+        };
+        return Err(Error::invalid_argument_fix(
+            format!(
+                "{which}line {} of `new` is an omission placeholder, `{}`, that neither `old` nor {} has: quill writes text literally, so the lines it stands for would be lost",
+                p.line,
+                p.text,
+                target.display()
+            ),
+            "put the real lines in `new` instead of the placeholder (only the lines that change need to be in `old` and `new`); if the line is meant literally, repeat the call with --allow-placeholder",
+        ));
+    }
+    Ok(())
 }
 
 fn text_arg(
