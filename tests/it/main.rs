@@ -10,6 +10,7 @@ mod concurrency;
 mod contract;
 mod edit;
 mod faults;
+mod fuzzy;
 mod generated;
 mod grammar;
 mod guards;

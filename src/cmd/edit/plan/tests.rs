@@ -504,13 +504,15 @@ fn similar_old_starts_before_the_file() {
 fn fuzzy_fragment_with_curly_quotes() {
     let p = fuzzy("let s = \u{201C}hi\u{201D}; // x\n", "\"hi\";", "\"bye\";").unwrap();
     assert!(p.matched_fuzzily);
-    assert_eq!(body_of(Ok(p)), "let s = \"bye\"; // x\n");
+    // The quotes new repeats from old are the file's.
+    assert_eq!(body_of(Ok(p)), "let s = \u{201C}bye\u{201D}; // x\n");
 }
 
 #[test]
 fn fuzzy_trailing_whitespace_and_no_final_newline() {
+    // Trailing whitespace new does not touch is the file's, on every line.
     let p = fuzzy("a  \nb\t", "a\nb", "c\nd").unwrap();
-    assert_eq!(body_of(Ok(p)), "c\nd\t");
+    assert_eq!(body_of(Ok(p)), "c  \nd\t");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use super::lines::{
     Cond, FLine, OldLine, cond_for, cond_positions, content_end, file_lines, fline_at, indent_len,
     locate, lossy,
 };
-use super::normalize::{fold, is_ws, normalize};
+use super::normalize::{is_blank, normalize};
 use super::{FuzzyMatch, MAX_FUZZY_LINE};
 
 const QUOTE_MAX_CHARS: usize = 120;
@@ -74,7 +74,7 @@ fn describe_char(c: char) -> String {
         '\u{2212}' => "a minus sign (−)".into(),
         '\u{2026}' => "an ellipsis (…)".into(),
         '.' => "three dots (...)".into(),
-        c if is_ws(fold(c).0) => format!("a Unicode space (U+{:04X})", c as u32),
+        c if is_blank(c) => format!("a Unicode space (U+{:04X})", c as u32),
         c => format!("{c} (U+{:04X})", c as u32),
     }
 }

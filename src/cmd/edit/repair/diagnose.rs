@@ -11,7 +11,7 @@ use super::lines::{
     Cond, OldLine, cond_for, cond_holds_str, cond_positions, file_lines, fline_at, indent_len,
     line_start_back, old_lines,
 };
-use super::normalize::{NChar, normalize, normalize_into};
+use super::normalize::{NChar, is_combining, normalize, normalize_into};
 use super::window::window_around;
 use super::{Diagnosis, FuzzyMatch, MAX_FUZZY_LINE};
 use std::collections::HashMap;
@@ -244,7 +244,26 @@ fn verify_at(
     let ol = &olds[k - 1];
     let first_norm = normalize(first.raw(text));
     let at_line_start = !o0.indent.is_empty() && !o0.content.is_empty();
+    // A match must not begin or end inside a char the normalization spelled as several (an
+    // ellipsis, a precomposed letter) or before a combining mark: `cafe` is not in `café`.
+    let splits = |norm: &[NChar], at: usize| {
+        at > 0
+            && norm
+                .get(at)
+                .is_some_and(|n| n.start == norm[at - 1].start || is_combining(n.c))
+    };
     for &p in &first_positions {
+        if !at_line_start && !o0.raw.is_empty() && splits(&first_norm, p) {
+            continue;
+        }
+        let last_p = if k == 1 { p } else { last_pos };
+        let pinned_end = at_eof
+            || (k > 1 && ol.raw.is_empty())
+            || (!ol.trailing.is_empty() && !ol.content.is_empty())
+            || ol.content.is_empty();
+        if !pinned_end && splits(&last_norm, last_p + ol.norm.len()) {
+            continue;
+        }
         let start = if o0.raw.is_empty() {
             first.raw_end
         } else if at_line_start {
@@ -252,7 +271,6 @@ fn verify_at(
         } else {
             first.start + char_offset(&first_norm, p, first.raw_end - first.start)
         };
-        let last_p = if k == 1 { p } else { last_pos };
         let end = if at_eof {
             text.len()
         } else if k > 1 && ol.raw.is_empty() {
@@ -492,6 +510,38 @@ mod tests {
         let m = whitespace_matches("\tx = 1;\n\ty = 2;\n\tx = 1;\n", "    x = 1;");
         let firsts: Vec<usize> = m.iter().map(|m| m.first_line).collect();
         assert_eq!(firsts, vec![0, 2]);
+    }
+
+    #[test]
+    fn matches_never_split_a_char() {
+        // "cafe" is not in "café", composed or decomposed, nor ".." in an ellipsis.
+        for text in ["x = caf\u{E9};\n", "x = cafe\u{301};\n"] {
+            assert!(
+                !matches!(
+                    diagnose(text.as_bytes(), "= cafe"),
+                    Diagnosis::Whitespace { .. }
+                ),
+                "{text:?}"
+            );
+            assert_eq!(
+                whitespace_matches(text, "= caf\u{E9};").len(),
+                1,
+                "{text:?}"
+            );
+        }
+        assert!(!matches!(
+            diagnose("wait\u{2026}\n".as_bytes(), "t.."),
+            Diagnosis::Whitespace { .. }
+        ));
+        assert!(!matches!(
+            diagnose("x \u{301}y\n".as_bytes(), "\u{301}y"),
+            Diagnosis::Whitespace { .. }
+        ));
+        assert_eq!(whitespace_matches("wait\u{2026}\n", "t...").len(), 1);
+        // Invisible chars inside the passage are skipped, at either end they stay outside.
+        let text = "\u{200B}ab\u{200B}cd\u{200B}\n";
+        let m = whitespace_matches(text, "abcd");
+        assert_eq!(&text[m[0].start..m[0].end], "ab\u{200B}cd");
     }
 
     #[test]
