@@ -31,6 +31,7 @@ case_() {
     t=$( { "$QUILL" --text edit f.txt "$@" 2>&1 || true; } | wc -c)
     j=$( { "$QUILL" --json edit f.txt "$@" 2>/dev/null || true; } | wc -c)
     printf '%-22s text %5d B   json %5d B\n' "$name" "$t" "$j"
+    if [ -n "${SHOW:-}" ]; then "$QUILL" --text edit f.txt "$@" 2>&1 | sed "s/^/    /" || true; fi
     text_sizes+=("$t")
     json_sizes+=("$j")
 }

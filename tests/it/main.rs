@@ -14,6 +14,7 @@ mod fuzzy;
 mod generated;
 mod grammar;
 mod guards;
+mod misses;
 mod patching;
 mod read;
 mod resolve;

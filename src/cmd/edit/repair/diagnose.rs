@@ -1,18 +1,22 @@
 //! The verdict on a miss. One streaming pass over the file's lines collects anchor hits (file
 //! lines that could be `old`'s most selective line) and votes for alignments where whole
 //! normalized lines of `old` reappear. Anchor hits verified line by line become
-//! whitespace-equivalent [`FuzzyMatch`]es; failing those, the best-voted alignment, else the
-//! line closest to `old` by edit distance, makes a `similar` verdict; else `nothing`. Every
-//! stage is capped (hits, matches, votes, line length), so the cost stays linear in the file.
-//! It must not word sentences (`describe`) or cut windows (`window`).
+//! whitespace-equivalent [`FuzzyMatch`]es; failing those, the same scan for `old` without
+//! read's line numbers or with its escapes read (`rewrite`) may find them; else the
+//! best-voted alignment, else the line closest to `old` by edit distance, makes a `similar`
+//! verdict; else `nothing`, with the line sharing most words as its window. Every stage is
+//! capped (hits, matches, votes, line length), so the cost stays linear in the file. It must
+//! not word sentences (`describe`, `content`) or cut windows (`window`).
 
-use super::describe::{similar_difference, whitespace_difference};
+use super::content::similar_difference;
+use super::describe::whitespace_difference;
 use super::lines::{
     Cond, OldLine, cond_for, cond_holds_str, cond_positions, file_lines, fline_at, indent_len,
     line_start_back, old_lines,
 };
 use super::normalize::{NChar, is_combining, normalize, normalize_into};
-use super::window::window_around;
+use super::rewrite::{Rewrite, escape_note};
+use super::window::{head_window, window_around};
 use super::{Diagnosis, FuzzyMatch, MAX_FUZZY_LINE};
 use std::collections::HashMap;
 
@@ -25,11 +29,57 @@ const MAX_VOTE_HITS: usize = 1_000_000;
 const TOP_SIMILAR: usize = 16;
 const MIN_SIMILARITY: f64 = 0.6;
 
+/// The verdict on `old`, which is not in `text` byte for byte: a whitespace match, else
+/// one after taking out line numbers or reading escapes (`rewrite`), else a similar passage,
+/// else nothing (still with the best-effort window).
 pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
+    let first = scan(text, old, false);
+    if matches!(first, Diagnosis::Whitespace { .. }) {
+        return first;
+    }
+    for rewrite in [Rewrite::Unnumbered, Rewrite::Unescaped] {
+        let Some(again) = rewrite.rewrite_old(old) else {
+            continue;
+        };
+        if let Diagnosis::Whitespace {
+            matches, window, ..
+        } = scan(text, &again, true)
+        {
+            let lines: Vec<usize> = matches.iter().take(5).map(|m| m.first_line + 1).collect();
+            return Diagnosis::Rewritten {
+                rewrite,
+                difference: rewrite.difference(old, &lines, matches.len()),
+                old: again,
+                matches,
+                window,
+            };
+        }
+    }
+    let note = |d: String| match escape_note(old) {
+        Some(n) => format!("{d}; {n}"),
+        None => d,
+    };
+    match first {
+        Diagnosis::Similar { window, difference } => Diagnosis::Similar {
+            window,
+            difference: note(difference),
+        },
+        Diagnosis::Nothing { window, difference } => Diagnosis::Nothing {
+            window,
+            difference: note(difference),
+        },
+        d => d,
+    }
+}
+
+/// The verdict from `old` as it is; `whitespace_only` stops after the whitespace matches
+/// (a rewritten old is only wanted when it matches).
+fn scan(text: &[u8], old: &str, whitespace_only: bool) -> Diagnosis {
     let olds = old_lines(old);
     let k = olds.len();
     let Some(anchor) = pick_anchor(&olds) else {
         return Diagnosis::Nothing {
+            window: head_window(text),
             difference: "old is only whitespace, so there is nothing to look for".into(),
         };
     };
@@ -105,6 +155,12 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
             difference,
         };
     }
+    if whitespace_only {
+        return Diagnosis::Nothing {
+            window: None,
+            difference: String::new(),
+        };
+    }
 
     // Similar: the alignment most lines of old agree with, else the line closest to the
     // anchor by edit distance.
@@ -118,20 +174,33 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
     {
         alignment = Some((shift, li, off));
     }
-    if alignment.is_none() {
-        alignment =
-            closest_line(text, &olds).map(|(j, li, off)| (li as isize - j as isize, li, off));
+    let closest = if alignment.is_none() {
+        closest_line(text, &olds)
+    } else {
+        None
+    };
+    if let Some((j, li, off, ratio)) = closest
+        && ratio >= MIN_SIMILARITY
+    {
+        alignment = Some((li as isize - j as isize, li, off));
     }
     let Some((shift, hint_line, hint_off)) = alignment else {
+        // Nothing alike: the line that shares most words with old, else the file's start.
+        let window = match closest {
+            Some((_, li, off, _)) => window_around(text, (li, off), (li, li), li, shown_lines),
+            None => head_window(text),
+        };
         return Diagnosis::Nothing {
+            window,
             difference: "no line of old appears in the file, even ignoring whitespace".into(),
         };
     };
-    let (focus, difference) = similar_difference(text, &olds, shift, (hint_line, hint_off));
-    let lo = shift.max(0) as usize;
-    let hi = (shift + k as isize - 1).max(0) as usize;
-    let window = window_around(text, (hint_line, hint_off), (lo, hi), focus, shown_lines);
-    Diagnosis::Similar { window, difference }
+    let c = similar_difference(text, &olds, shift, (hint_line, hint_off));
+    let window = window_around(text, (hint_line, hint_off), c.lines, c.focus, shown_lines);
+    Diagnosis::Similar {
+        window,
+        difference: c.difference,
+    }
 }
 
 /// The line of `old` whose normalized form is most selective: prefer lines that must match
@@ -309,9 +378,10 @@ fn char_offset(norm: &[NChar], p: usize, raw_len: usize) -> usize {
     }
 }
 
-/// The file line closest (by edit distance) to the longest line of old:
-/// `(old line index, file line index, file line offset)`.
-fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usize)> {
+/// The file line closest (by edit distance) to the longest line of old, among those that
+/// share most words with it: `(old line index, file line index, file line offset,
+/// similarity)`.
+fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usize, f64)> {
     let j = (0..olds.len()).max_by_key(|&j| (olds[j].norm.len(), std::cmp::Reverse(j)))?;
     let needle: Vec<char> = olds[j].norm.iter().take(300).copied().collect();
     if needle.len() < 4 {
@@ -381,7 +451,7 @@ fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usiz
         }
     }
     let (ratio, li, off) = best?;
-    (ratio >= MIN_SIMILARITY).then_some((j, li, off))
+    Some((j, li, off, ratio))
 }
 
 fn tokens(s: &str) -> impl Iterator<Item = &str> {
@@ -427,7 +497,7 @@ mod tests {
         match diagnose(text, old) {
             Diagnosis::Similar { difference, .. } => assert_eq!(
                 difference,
-                "line 2: file has \"    let total_count = items.len();\" where old has \"    let total_cnt = items.len();\""
+                "line 2: file has \"    let total_count = items.len();\" where old has \"    let total_cnt = items.len();\"; line 3: file has \"    report(total_count);\" where old has \"    report(total_cnt);\"",
             ),
             _ => panic!("expected similar"),
         }

@@ -12,16 +12,20 @@
 //! none imports `plan` (what both need is in `miss`).
 
 mod align;
+mod content;
 mod describe;
 mod diagnose;
 mod lines;
 mod nfd;
 mod normalize;
 mod reindent;
+mod rewrite;
 mod window;
 
 pub(crate) use align::render_replacement;
 pub(crate) use diagnose::diagnose;
+pub(crate) use rewrite::Rewrite;
+pub(crate) use window::window_at;
 
 use crate::cmd::edit::miss::MissWindow;
 
@@ -53,7 +57,19 @@ pub(crate) enum Diagnosis {
         window: Option<MissWindow>,
         difference: String,
     },
+    /// `old` matches once its line numbers are taken out or its escapes read (`rewrite`):
+    /// `old` is the rewritten text, which `matches` found.
+    Rewritten {
+        rewrite: Rewrite,
+        old: String,
+        matches: Vec<FuzzyMatch>,
+        window: Option<MissWindow>,
+        difference: String,
+    },
+    /// Nothing resembles `old`; the window is the best effort (the line sharing most words
+    /// with old, else the file's first lines).
     Nothing {
+        window: Option<MissWindow>,
         difference: String,
     },
 }
