@@ -115,15 +115,24 @@ pub(crate) fn render_replacement(text: &[u8], m: &FuzzyMatch, old: &str, new: &s
             }
         }
     }
+    // Both are in old's order: one walk decides every atom.
+    let equal: Vec<Range<usize>> = ops
+        .iter()
+        .filter_map(|op| match *op {
+            DiffOp::Equal { old_index, len, .. } => Some(old_index..old_index + len),
+            _ => None,
+        })
+        .collect();
+    let mut e = 0;
     let kept: Vec<bool> = atoms
         .iter()
         .map(|a| {
-            ops.iter().any(|op| match *op {
-                DiffOp::Equal { old_index, len, .. } => {
-                    old_index <= a.toks.start && a.toks.end <= old_index + len
-                }
-                _ => false,
-            })
+            while equal.get(e).is_some_and(|r| r.end <= a.toks.start) {
+                e += 1;
+            }
+            equal
+                .get(e)
+                .is_some_and(|r| r.start <= a.toks.start && a.toks.end <= r.end)
         })
         .collect();
 
