@@ -363,7 +363,7 @@ proptest! {
         {
             let ways = without_marker_line(&p.new_body);
             prop_assert!(
-                ways.iter().any(|w| *w == body),
+                ways.contains(&body),
                 "body {:?}\nold {:?}\nout {:?}",
                 String::from_utf8_lossy(&body),
                 old,
