@@ -106,7 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
             [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every non-overlapping occurrence')
-            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Apply a unique match that differs only in whitespace or look-alike characters')
+            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read''s line numbers or written-out escapes; the file''s characters stay')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the diff; write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')

@@ -100,7 +100,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
             cand --color 'When to color text output'
             cand --replace-all 'Replace every non-overlapping occurrence'
-            cand --fuzzy 'Apply a unique match that differs only in whitespace or look-alike characters'
+            cand --fuzzy 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read''s line numbers or written-out escapes; the file''s characters stay'
             cand --dry-run 'Plan and show the diff; write nothing'
             cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
             cand --text 'Print text for people, even when QUILL_FORMAT=json'

@@ -102,7 +102,7 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l color -d 'When to c
 always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand edit" -l replace-all -d 'Replace every non-overlapping occurrence'
-complete -c quill -n "__fish_quill_using_subcommand edit" -l fuzzy -d 'Apply a unique match that differs only in whitespace or look-alike characters'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l fuzzy -d 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read\'s line numbers or written-out escapes; the file\'s characters stay'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l dry-run -d 'Plan and show the diff; write nothing'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
