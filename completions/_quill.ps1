@@ -109,7 +109,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
             [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every non-overlapping occurrence')
-            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Apply a unique match that differs only in whitespace or look-alike characters')
+            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read''s line numbers or written-out escapes; the file''s characters stay')
             [CompletionResult]::new('--again', '--again', [CompletionResultType]::ParameterName, 'Apply the edit even though the session''s last change of the file was this same edit')
             [CompletionResult]::new('--allow-placeholder', '--allow-placeholder', [CompletionResultType]::ParameterName, 'Allow an omission placeholder (`// ... existing code ...`) in `new` that `old` and the file do not have')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the diff; write nothing')

@@ -103,7 +103,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
             cand --color 'When to color text output'
             cand --replace-all 'Replace every non-overlapping occurrence'
-            cand --fuzzy 'Apply a unique match that differs only in whitespace or look-alike characters'
+            cand --fuzzy 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read''s line numbers or written-out escapes; the file''s characters stay'
             cand --again 'Apply the edit even though the session''s last change of the file was this same edit'
             cand --allow-placeholder 'Allow an omission placeholder (`// ... existing code ...`) in `new` that `old` and the file do not have'
             cand --dry-run 'Plan and show the diff; write nothing'

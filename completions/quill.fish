@@ -105,7 +105,7 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l color -d 'When to c
 always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand edit" -l replace-all -d 'Replace every non-overlapping occurrence'
-complete -c quill -n "__fish_quill_using_subcommand edit" -l fuzzy -d 'Apply a unique match that differs only in whitespace or look-alike characters'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l fuzzy -d 'Apply a unique match that differs only in whitespace, look-alike or invisible characters, read\'s line numbers or written-out escapes; the file\'s characters stay'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l again -d 'Apply the edit even though the session\'s last change of the file was this same edit'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l allow-placeholder -d 'Allow an omission placeholder (`// ... existing code ...`) in `new` that `old` and the file do not have'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l dry-run -d 'Plan and show the diff; write nothing'

@@ -393,7 +393,8 @@ pub(crate) struct EditArgs {
     /// Fail unless exactly N occurrences are found.
     #[arg(long, value_name = "N", aliases = ["expected-replacements", "expected_replacements"])]
     pub expect_count: Option<usize>,
-    /// Apply a unique match that differs only in whitespace or look-alike characters.
+    /// Apply a unique match that differs only in whitespace, look-alike or invisible
+    /// characters, read's line numbers or written-out escapes; the file's characters stay.
     #[arg(long)]
     pub fuzzy: bool,
     /// Edit only this version (stands in for a read baseline).

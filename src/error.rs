@@ -119,8 +119,11 @@ pub enum Error {
         reason: MissReason,
         /// The best candidate passage: the file's real lines (at most 16 lines, 2 KiB).
         window: Option<MissWindow>,
-        /// One sentence naming the first difference and its line.
+        /// One sentence naming each difference (bounded) and its line.
         difference: String,
+        /// What fixes this miss: the hint is worded from it.
+        #[serde(skip)]
+        fix: MissFix,
     },
     #[error("{message}")]
     EditAmbiguous {
@@ -296,6 +299,28 @@ pub struct UsageDetail {
     /// What to type instead, when the mistake is a known one (the hint).
     #[serde(skip)]
     pub fix: Option<String>,
+}
+
+/// The one next call that fixes a miss, as far as the planner can tell: the hint is worded
+/// from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissFix {
+    /// `--fuzzy` applies the edit to its one whitespace / look-alike match.
+    Fuzzy,
+    /// `--fuzzy` applies it once the line numbers copied from a read are left out.
+    FuzzyUnnumbered,
+    /// `--fuzzy` applies it once its escapes are read as the characters they stand for.
+    FuzzyUnescaped,
+    /// old (and new) carry read's line numbers on some lines only: leave them out.
+    Unnumber,
+    /// Several places match once whitespace is ignored: old needs more lines.
+    Unique,
+    /// A passage differs in content: quote it as the file has it.
+    Quote,
+    /// Nothing alike: read the file and quote from it.
+    Read,
+    /// old is in the file, but an earlier edit of the batch changes it first.
+    InOrder,
 }
 
 /// Why an edit's `old` was not found (SPEC §3.3).
@@ -514,9 +539,7 @@ impl Error {
             Error::DestinationExists { .. } => {
                 "pass --replace-sha256 with its current SHA-256 to replace it, or choose another destination".into()
             }
-            Error::EditNoMatch { .. } => {
-                "copy `old` exactly from a fresh `quill read` (see `window`); --fuzzy applies a unique whitespace-only match".into()
-            }
+            Error::EditNoMatch { fix, path, .. } => miss_hint(*fix, path),
             Error::EditAmbiguous { .. } => {
                 "add surrounding lines to `old` to make it unique, or pass --replace-all".into()
             }
@@ -597,6 +620,30 @@ fn command_of_usage(usage: &str) -> String {
         .take_while(|w| !w.starts_with(['[', '<', '-']))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The hint of an edit miss: the one next call that fixes it. It names flags and commands
+/// only, never a JSON field, so it reads the same in text and JSON.
+fn miss_hint(fix: MissFix, path: &Path) -> String {
+    match fix {
+        MissFix::Fuzzy => {
+            "rerun with --fuzzy: it applies there, keeping the file's characters".into()
+        }
+        MissFix::FuzzyUnnumbered => {
+            "drop the line numbers from old, or rerun with --fuzzy to strip them".into()
+        }
+        MissFix::FuzzyUnescaped => {
+            "use real line breaks (bash: $'a\\nb'), or rerun with --fuzzy to read the escapes"
+                .into()
+        }
+        MissFix::Unnumber => "drop the line numbers from old and new".into(),
+        MissFix::Unique => "add neighbouring lines to old so that it matches one place".into(),
+        MissFix::Quote => "copy old exactly from the file's lines shown".into(),
+        MissFix::Read => format!("`quill read {}`, then copy old from it", shell_quote(path)),
+        MissFix::InOrder => {
+            "quote old as the edits before it leave the text, or merge the two edits".into()
+        }
+    }
 }
 
 /// A path as a shell word, so a hint's command can be pasted as it is. A name that is not
@@ -736,6 +783,7 @@ mod tests {
                     text: "\tx\n".into(),
                 }),
                 difference: "line 2: file has a tab where old has 4 spaces".into(),
+                fix: MissFix::Fuzzy,
             },
             Error::EditAmbiguous {
                 message: "`old` occurs 2 times".into(),

@@ -3,9 +3,9 @@
 //! share, so that `plan` can depend on `repair` without `repair` depending on `plan`. It must
 //! hold data only: no matching, no I/O, and it depends on no other part of `edit`.
 
-/// The reason and the window are reported in the error as they are: one type each, defined
-/// with the error they travel in.
-pub use crate::error::{MissReason, MissWindow};
+/// The reason, the window and the fix (which the hint is worded from) are reported in the
+/// error as they are: one type each, defined with the error they travel in.
+pub use crate::error::{MissFix, MissReason, MissWindow};
 
 /// A window holds at most this many whole lines…
 pub(crate) const WINDOW_MAX_LINES: usize = 16;

@@ -210,6 +210,9 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         },
     );
     drop(locked);
+    for note in &planned.notes {
+        s.warn(*note);
+    }
     report.replacements = Some(planned.replacements);
     report.matched_fuzzily = Some(planned.matched_fuzzily);
     report.spans = Some(
@@ -384,13 +387,20 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
             reason,
             window,
             difference,
+            fix,
             ..
         } => Error::EditNoMatch {
-            message: format!(
-                "{which}`old` was not found in {} ({}): {difference}",
-                target.display(),
-                reason.as_str()
-            ),
+            message: if edits.len() > 1 {
+                format!(
+                    "edit {} of {} did not match in {}; nothing was written",
+                    edit_index + 1,
+                    edits.len(),
+                    target.display()
+                )
+            } else {
+                format!("`old` was not found in {}", target.display())
+            },
+            fix,
             path,
             edit_index,
             reason,

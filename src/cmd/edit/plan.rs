@@ -9,7 +9,7 @@
 //! any input; line numbers it reports are 1-based lines of the text each edit was applied to
 //! (for a multi-edit request, the text as left by the edits before it).
 
-pub use super::miss::{MissReason, MissWindow};
+pub use super::miss::{MissFix, MissReason, MissWindow};
 use super::repair;
 use memchr::memmem;
 
@@ -44,6 +44,8 @@ pub struct EditPlan {
     /// One per applied replacement, in edit order then file order. Filling an empty body
     /// (empty `old`) reports line 1.
     pub spans: Vec<LineSpan>,
+    /// What a fuzzy apply read differently (line numbers left out, escapes read), once each.
+    pub notes: Vec<&'static str>,
 }
 
 /// A 1-based inclusive line span in the text an edit was applied to.
@@ -61,10 +63,12 @@ pub enum PlanError {
     NoMatch {
         edit_index: usize,
         reason: MissReason,
-        /// `None` when nothing resembles `old`, or when the candidate line alone exceeds
+        /// The file's real lines around the best candidate (for an edit after the first of
+        /// a batch too); `None` for an empty file, or when the candidate line alone exceeds
         /// the window's byte limit.
         window: Option<MissWindow>,
         difference: String,
+        fix: MissFix,
     },
     Ambiguous {
         edit_index: usize,
@@ -101,8 +105,9 @@ impl PlanError {
 ///
 /// Per edit: exact bytes first; then, if `old` has bare `\n`s, the same text with `\r\n`
 /// (inserting `new` with `\r\n` too); then the U+FFFD refusal; then `repair` diagnoses
-/// the miss, and with `fuzzy` applies a unique whitespace / look-alike match, re-indented
-/// and using the region's majority line ending (ties: its first line's).
+/// the miss, and with `fuzzy` applies a unique whitespace / look-alike match (or one found
+/// once read's line numbers are left out or escapes read), keeping the file's characters
+/// wherever `new` repeats `old`.
 pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<EditPlan, PlanError> {
     let mut cur: Vec<u8> = body.to_vec();
     let mut out = EditPlan {
@@ -110,16 +115,111 @@ pub fn plan(body: &[u8], edits: &[Edit], opts: &PlanOptions) -> Result<EditPlan,
         replacements: 0,
         matched_fuzzily: false,
         spans: Vec::new(),
+        notes: Vec::new(),
     };
     for (index, edit) in edits.iter().enumerate() {
-        let step = plan_one(&cur, edit, opts).map_err(|e| e.at(index))?;
+        let step = match plan_one(&cur, edit, opts) {
+            Ok(step) => step,
+            Err(e @ StepError::NoMatch { .. }) if index > 0 => {
+                return Err(batch_miss(body, edits, index, opts, e));
+            }
+            Err(e) => return Err(e.at(index)),
+        };
         cur = step.body;
         out.replacements += step.spans.len();
         out.matched_fuzzily |= step.matched_fuzzily;
         out.spans.extend(step.spans);
+        if let Some(note) = step.note
+            && !out.notes.contains(&note)
+        {
+            out.notes.push(note);
+        }
     }
     out.new_body = cur;
     Ok(out)
+}
+
+/// The miss of edit `index` (> 0) of a batch, told from the file as it is on disk: the
+/// window shows its real lines, not the text the edits before left in memory. An `old`
+/// that is in the file but was changed by an earlier edit says so.
+fn batch_miss(
+    body: &[u8],
+    edits: &[Edit],
+    index: usize,
+    opts: &PlanOptions,
+    missed: StepError,
+) -> PlanError {
+    let StepError::NoMatch {
+        reason,
+        difference,
+        fix,
+        ..
+    } = missed
+    else {
+        return missed.at(index);
+    };
+    let old = edits[index].old.as_bytes();
+    if let Some(pos) = memmem::find(body, old) {
+        // Replay the batch to name the edit that took it away.
+        let mut text = body.to_vec();
+        let mut by = None;
+        for (j, e) in edits[..index].iter().enumerate() {
+            let Ok(step) = plan_one(&text, e, opts) else {
+                break;
+            };
+            text = step.body;
+            if memmem::find(&text, old).is_none() {
+                by = Some(j);
+                break;
+            }
+        }
+        let span = line_span(body, pos, pos + old.len());
+        let by = by.map_or("an earlier edit".to_string(), |j| format!("edit {}", j + 1));
+        return PlanError::NoMatch {
+            edit_index: index,
+            reason: MissReason::Similar,
+            window: repair::window_at(body, span.start_line - 1, span.end_line - 1),
+            difference: format!(
+                "line {}: old is in the file, but {by} of this batch changes it first; each \
+                 edit applies to the text the edits before it leave",
+                span.start_line
+            ),
+            fix: MissFix::InOrder,
+        };
+    }
+    let (file_reason, file_window, file_difference) =
+        match repair::diagnose(body, &edits[index].old) {
+            repair::Diagnosis::Whitespace {
+                window, difference, ..
+            } => (MissReason::Whitespace, window, difference),
+            repair::Diagnosis::Rewritten {
+                window, difference, ..
+            }
+            | repair::Diagnosis::Similar { window, difference } => {
+                (MissReason::Similar, window, difference)
+            }
+            repair::Diagnosis::Nothing { window, difference } => {
+                (MissReason::None, window, difference)
+            }
+        };
+    let difference = if file_reason == reason {
+        file_difference
+    } else {
+        // The candidate is text an earlier edit wrote: its lines are not on disk.
+        format!(
+            "{difference} (in the text as edit{} {} leave{} it)",
+            if index > 1 { "s 1 to" } else { "" },
+            index,
+            if index > 1 { "" } else { "s" }
+        )
+    };
+    PlanError::NoMatch {
+        edit_index: index,
+        reason,
+        window: file_window,
+        difference,
+        fix,
+    }
 }
 
 /// An error before it knows which edit it belongs to.
@@ -128,6 +228,7 @@ enum StepError {
         reason: MissReason,
         window: Option<MissWindow>,
         difference: String,
+        fix: MissFix,
     },
     Ambiguous {
         count: usize,
@@ -145,11 +246,13 @@ impl StepError {
                 reason,
                 window,
                 difference,
+                fix,
             } => PlanError::NoMatch {
                 edit_index,
                 reason,
                 window,
                 difference,
+                fix,
             },
             StepError::Ambiguous {
                 count,
@@ -178,6 +281,8 @@ struct Step {
     body: Vec<u8>,
     spans: Vec<LineSpan>,
     matched_fuzzily: bool,
+    /// What a fuzzy apply read differently.
+    note: Option<&'static str>,
 }
 
 fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepError> {
@@ -198,6 +303,7 @@ fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepErr
                     end_line: 1,
                 }],
                 matched_fuzzily: false,
+                note: None,
             });
         }
         return Err(StepError::Invalid(
@@ -243,58 +349,114 @@ fn plan_one(cur: &[u8], edit: &Edit, opts: &PlanOptions) -> Result<Step, StepErr
             matches,
             window,
             difference,
-        } => {
-            if !opts.fuzzy {
-                return Err(StepError::NoMatch {
-                    reason: MissReason::Whitespace,
-                    window,
-                    difference,
-                });
-            }
-            let want = opts.expect_count.unwrap_or(1);
-            if matches.len() != 1 || want != 1 {
-                return Err(StepError::Ambiguous {
-                    count: matches.len(),
-                    lines: matches
-                        .iter()
-                        .take(AMBIGUOUS_MAX_LINES)
-                        .map(|m| m.first_line + 1)
-                        .collect(),
-                    fuzzy: true,
-                });
-            }
-            let Some(m) = matches.first() else {
-                return Err(StepError::NoMatch {
-                    reason: MissReason::Whitespace,
-                    window,
-                    difference,
-                });
-            };
-            let replacement = repair::render_replacement(cur, m, &edit.old, &edit.new);
-            let (start, end) = (m.start.min(cur.len()), m.end.min(cur.len()));
-            let (start, end) = (start.min(end), end);
-            let span = line_span(cur, start, end);
-            let mut body = Vec::with_capacity(cur.len() + replacement.len());
-            body.extend_from_slice(&cur[..start]);
-            body.extend_from_slice(&replacement);
-            body.extend_from_slice(&cur[end..]);
-            Ok(Step {
-                body,
-                spans: vec![span],
-                matched_fuzzily: true,
-            })
-        }
+        } => fuzzy(cur, edit, opts, (matches, window, difference), None),
+        repair::Diagnosis::Rewritten {
+            rewrite,
+            old,
+            matches,
+            window,
+            difference,
+        } => fuzzy(
+            cur,
+            edit,
+            opts,
+            (matches, window, difference),
+            Some((rewrite, old)),
+        ),
         repair::Diagnosis::Similar { window, difference } => Err(StepError::NoMatch {
             reason: MissReason::Similar,
             window,
             difference,
+            fix: MissFix::Quote,
         }),
-        repair::Diagnosis::Nothing { difference } => Err(StepError::NoMatch {
+        repair::Diagnosis::Nothing { window, difference } => Err(StepError::NoMatch {
             reason: MissReason::None,
-            window: None,
+            window,
             difference,
+            fix: MissFix::Read,
         }),
     }
+}
+
+/// A fuzzy match of `old` (or of `old` rewritten): applied with `opts.fuzzy` when it is the
+/// only one, else reported with what would fix it.
+fn fuzzy(
+    cur: &[u8],
+    edit: &Edit,
+    opts: &PlanOptions,
+    (matches, window, difference): (Vec<repair::FuzzyMatch>, Option<MissWindow>, String),
+    rewrite: Option<(repair::Rewrite, String)>,
+) -> Result<Step, StepError> {
+    let unique = matches.len() == 1 && opts.expect_count.unwrap_or(1) == 1;
+    let (old, new, reason, fix) = match &rewrite {
+        None => (
+            edit.old.clone(),
+            Some(edit.new.clone()),
+            MissReason::Whitespace,
+            MissFix::Fuzzy,
+        ),
+        Some((r, old)) => (
+            old.clone(),
+            r.rewrite_new(&edit.new),
+            MissReason::Similar,
+            match r {
+                repair::Rewrite::Unnumbered => MissFix::FuzzyUnnumbered,
+                repair::Rewrite::Unescaped => MissFix::FuzzyUnescaped,
+            },
+        ),
+    };
+    let fix = match (unique, &new) {
+        (false, _) => MissFix::Unique,
+        (true, None) => MissFix::Unnumber,
+        (true, Some(_)) => fix,
+    };
+    let miss = |difference: String| StepError::NoMatch {
+        reason,
+        window: window.clone(),
+        difference,
+        fix,
+    };
+    if !opts.fuzzy {
+        return Err(miss(difference));
+    }
+    if !unique {
+        return Err(StepError::Ambiguous {
+            count: matches.len(),
+            lines: matches
+                .iter()
+                .take(AMBIGUOUS_MAX_LINES)
+                .map(|m| m.first_line + 1)
+                .collect(),
+            fuzzy: true,
+        });
+    }
+    let (Some(m), Some(new)) = (matches.first(), new) else {
+        return Err(miss(format!(
+            "{difference}; new has line numbers on some lines only, so they cannot be told \
+             from its text"
+        )));
+    };
+    if old == new {
+        return Err(StepError::Invalid(
+            "old and new are identical once read as the file has them, so the edit would \
+             change nothing"
+                .into(),
+        ));
+    }
+    let replacement = repair::render_replacement(cur, m, &old, &new);
+    let (start, end) = (m.start.min(cur.len()), m.end.min(cur.len()));
+    let (start, end) = (start.min(end), end);
+    let span = line_span(cur, start, end);
+    let mut body = Vec::with_capacity(cur.len() + replacement.len());
+    body.extend_from_slice(&cur[..start]);
+    body.extend_from_slice(&replacement);
+    body.extend_from_slice(&cur[end..]);
+    Ok(Step {
+        body,
+        spans: vec![span],
+        matched_fuzzily: true,
+        note: rewrite.map(|(r, _)| r.note()),
+    })
 }
 
 /// Exact byte search with the counting rules. `Ok(None)` means zero occurrences.
@@ -365,6 +527,7 @@ fn exact(
         body,
         spans,
         matched_fuzzily: false,
+        note: None,
     }))
 }
 

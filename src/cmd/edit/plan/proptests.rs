@@ -320,3 +320,55 @@ proptest! {
         }
     }
 }
+
+/// `out` with the line holding "ZQ" taken out (its indentation and one line ending, the one
+/// after it or the one before it), each way it can be.
+fn without_marker_line(out: &[u8]) -> Vec<Vec<u8>> {
+    let Some(i) = out.windows(2).position(|w| w == b"ZQ") else {
+        return Vec::new();
+    };
+    let mut a = i;
+    while a > 0 && matches!(out[a - 1], b' ' | b'\t') {
+        a -= 1;
+    }
+    let end = i + 2;
+    let mut ways = Vec::new();
+    for eol in [&b"\r\n"[..], b"\n"] {
+        if out[end..].starts_with(eol) {
+            ways.push([&out[..a], &out[end + eol.len()..]].concat());
+        }
+        if out[..a].ends_with(eol) {
+            ways.push([&out[..a - eol.len()], &out[end..]].concat());
+        }
+    }
+    ways
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
+    ))]
+
+    /// A fuzzy edit whose new repeats old and adds one line writes the file's own bytes for
+    /// all of old: taking the added line out gives the body back, byte for byte.
+    #[test]
+    fn fuzzy_keeps_the_files_bytes_where_new_repeats_old((body, old) in body_and_misquote()) {
+        let new = if old.ends_with('\n') {
+            format!("{old}ZQ\n")
+        } else {
+            format!("{old}\nZQ")
+        };
+        if let Ok(p) = plan(&body, &[ed(&old, &new)], &fuzzy_opts())
+            && p.matched_fuzzily
+        {
+            let ways = without_marker_line(&p.new_body);
+            prop_assert!(
+                ways.contains(&body),
+                "body {:?}\nold {:?}\nout {:?}",
+                String::from_utf8_lossy(&body),
+                old,
+                String::from_utf8_lossy(&p.new_body)
+            );
+        }
+    }
+}

@@ -320,7 +320,10 @@ fn tabs_vs_spaces_diagnosis() {
     let body = "fn main() {\n\tlet x = 1;\n\tlet y = 2;\n}\n";
     let (reason, window, diff) = miss(one(body, "    let x = 1;\n    let y = 2;", "z"));
     assert_eq!(reason, MissReason::Whitespace);
-    assert_eq!(diff, "line 2: file has a tab where old has 4 spaces");
+    assert_eq!(
+        diff,
+        "lines 2-3: file indents with tabs where old indents with spaces"
+    );
     let w = window.unwrap();
     assert_eq!((w.start_line, w.end_line), (1, 4));
     assert_eq!(w.text, body);
@@ -395,7 +398,11 @@ fn crlf_vs_lf_diagnosis() {
     // Mixed file: old LF spans a CRLF line and an LF line.
     let (reason, _, diff) = miss(one("a\nb\r\nc  \n", "a\nb\nc\n", "z"));
     assert_eq!(reason, MissReason::Whitespace);
-    assert_eq!(diff, "line 2: file has CRLF line endings where old has LF");
+    assert_eq!(
+        diff,
+        "line 2: file has CRLF line endings where old has LF; line 3: file has trailing \
+         whitespace (2 spaces) that old lacks"
+    );
 }
 
 #[test]
@@ -504,13 +511,15 @@ fn similar_old_starts_before_the_file() {
 fn fuzzy_fragment_with_curly_quotes() {
     let p = fuzzy("let s = \u{201C}hi\u{201D}; // x\n", "\"hi\";", "\"bye\";").unwrap();
     assert!(p.matched_fuzzily);
-    assert_eq!(body_of(Ok(p)), "let s = \"bye\"; // x\n");
+    // The quotes new repeats from old are the file's.
+    assert_eq!(body_of(Ok(p)), "let s = \u{201C}bye\u{201D}; // x\n");
 }
 
 #[test]
 fn fuzzy_trailing_whitespace_and_no_final_newline() {
+    // Trailing whitespace new does not touch is the file's, on every line.
     let p = fuzzy("a  \nb\t", "a\nb", "c\nd").unwrap();
-    assert_eq!(body_of(Ok(p)), "c\nd\t");
+    assert_eq!(body_of(Ok(p)), "c  \nd\t");
 }
 
 #[test]
@@ -576,7 +585,18 @@ fn similar_quote_is_cut() {
 fn nothing_resembles() {
     let (reason, window, diff) = miss(one("alpha\nbeta\n", "completely different text", "z"));
     assert_eq!(reason, MissReason::None);
-    assert!(window.is_none());
+    // Still a window: the file's first lines when no line shares a word with old.
+    let w = window.unwrap();
+    assert_eq!(
+        (w.start_line, w.end_line, w.text.as_str()),
+        (1, 2, "alpha\nbeta\n")
+    );
+    // The line sharing most words with old, when one does.
+    let body = "a\nb\nc\nd\nthe quick fox\ne\nf\ng\nh\n";
+    let (reason, window, _) = miss(one(body, "a slow brown fox jumps", "z"));
+    assert_eq!(reason, MissReason::None);
+    let w = window.unwrap();
+    assert_eq!((w.start_line, w.end_line), (3, 7));
     assert_eq!(
         diff,
         "no line of old appears in the file, even ignoring whitespace"
@@ -655,4 +675,188 @@ fn large_body_miss_is_fast() {
     );
     let limit = if cfg!(debug_assertions) { 30.0 } else { 1.0 };
     assert!(t.elapsed().as_secs_f64() < limit, "{:?}", t.elapsed());
+}
+
+// ---- what an agent cannot see, and what fixes it
+
+fn fix_of(r: Result<EditPlan, PlanError>) -> (MissReason, MissFix, String) {
+    match r {
+        Err(PlanError::NoMatch {
+            reason,
+            fix,
+            difference,
+            ..
+        }) => (reason, fix, difference),
+        other => panic!("expected NoMatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn each_miss_names_the_fix_that_works() {
+    let body = "fn f() {\n\tx();\n}\n";
+    assert_eq!(fix_of(one(body, "    x();", "y();")).1, MissFix::Fuzzy);
+    assert_eq!(fix_of(one(body, "    x(1);", "y();")).1, MissFix::Quote);
+    assert_eq!(
+        fix_of(one(body, "nothing like it at all", "y")).1,
+        MissFix::Read
+    );
+    // Several whitespace matches: --fuzzy would not apply, so it is not offered.
+    let twice = "\tx();\n\tx();\n";
+    assert_eq!(fix_of(one(twice, "    x();", "y();")).1, MissFix::Unique);
+    assert!(matches!(
+        fuzzy(twice, "    x();", "y();"),
+        Err(PlanError::Ambiguous {
+            count: 2,
+            fuzzy: true,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn invisible_and_decomposed_chars_are_whitespace_misses_fuzzy_applies() {
+    let body = "let total = price\u{200B} * qty;\nname = \"Rene\u{301}\"\n";
+    let (reason, fix, diff) = fix_of(one(body, "let total = price * qty;", "x"));
+    assert_eq!((reason, fix), (MissReason::Whitespace, MissFix::Fuzzy));
+    assert_eq!(
+        diff,
+        "line 1, column 18: file has an invisible U+200B (zero-width space) that old lacks"
+    );
+    // Applied, the file keeps its own chars where new repeats old.
+    assert_eq!(
+        body_of(fuzzy(body, "name = \"Ren\u{E9}\"", "name = \"Ren\u{E9}e\"")),
+        "let total = price\u{200B} * qty;\nname = \"Rene\u{301}e\"\n"
+    );
+}
+
+#[test]
+fn read_line_numbers_in_old_are_named_and_fuzzy_strips_them() {
+    let body = "def f():\n    return 1\n";
+    let old = "     1\tdef f():\n     2\t    return 1";
+    let (reason, fix, diff) = fix_of(one(body, old, "     1\tdef f():\n     2\t    return 2"));
+    assert_eq!(
+        (reason, fix),
+        (MissReason::Similar, MissFix::FuzzyUnnumbered)
+    );
+    assert_eq!(
+        diff,
+        "every line of old starts with a line number and a tab, as quill read shows them; \
+         without them, old matches line 1"
+    );
+    // new numbered on every line, or on none: both are stripped / kept as they are.
+    for new in [
+        "     1\tdef f():\n     2\t    return 2",
+        "def f():\n    return 2",
+    ] {
+        let p = fuzzy(body, old, new).unwrap();
+        assert!(p.matched_fuzzily);
+        assert_eq!(p.notes.len(), 1);
+        assert_eq!(
+            String::from_utf8(p.new_body).unwrap(),
+            "def f():\n    return 2\n"
+        );
+    }
+    // new numbered on some lines only: nothing is written.
+    let mixed = "     1\tdef f():\n    return 2";
+    assert_eq!(fix_of(one(body, old, mixed)).1, MissFix::Unnumber);
+    let (_, fix, diff) = fix_of(fuzzy(body, old, mixed));
+    assert_eq!(fix, MissFix::Unnumber);
+    assert!(
+        diff.ends_with(
+            "new has line numbers on some lines only, so they cannot be told from its text"
+        ),
+        "{diff}"
+    );
+}
+
+#[test]
+fn escapes_written_out_are_named_and_fuzzy_reads_them() {
+    let body = "say(\"hi\")\n\tnext()\n";
+    let old = r#"say(\"hi\")\n\tnext()"#;
+    let (reason, fix, diff) = fix_of(one(body, old, r#"say(\"yo\")\n\tnext()"#));
+    assert_eq!(
+        (reason, fix),
+        (MissReason::Similar, MissFix::FuzzyUnescaped)
+    );
+    assert_eq!(
+        diff,
+        "old has the escapes \\\", \\n and \\t as text; read as what they stand for, old \
+         matches line 1"
+    );
+    let p = fuzzy(body, old, r#"say(\"yo\")\n\tnext()\n\tlast()"#).unwrap();
+    assert_eq!(
+        String::from_utf8(p.new_body).unwrap(),
+        "say(\"yo\")\n\tnext()\n\tlast()\n"
+    );
+    assert_eq!(p.notes.len(), 1);
+    // Unescaped, old and new are the same: nothing to do, said so.
+    assert!(matches!(
+        fuzzy(body, old, "say(\"hi\")\n\tnext()"),
+        Err(PlanError::InvalidArgument { .. })
+    ));
+    // Escapes that do not make old match are only noted.
+    let (reason, _, diff) = fix_of(one(body, r#"say(\"ho\")\nnext"#, "x"));
+    assert_eq!(reason, MissReason::None);
+    assert!(
+        diff.ends_with("; old has \\n as text (a backslash and a letter), not as a line break"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn a_batch_miss_shows_the_files_lines() {
+    let body = "one = 1\ntwo = 2\nthree = 3\nfour = 4\n";
+    let edits = [
+        ed("one = 1", "one = 10"),
+        ed("two = 22", "x"),
+        ed("four = 4", "y"),
+    ];
+    match plan(body.as_bytes(), &edits, &exact_opts()) {
+        Err(PlanError::NoMatch {
+            edit_index,
+            window,
+            difference,
+            fix,
+            ..
+        }) => {
+            assert_eq!(edit_index, 1);
+            assert_eq!(fix, MissFix::Quote);
+            assert_eq!(
+                difference,
+                "line 2: file has \"two = 2\" where old has \"two = 22\""
+            );
+            // Line 1 as it is on disk, not as edit 1 left it in memory.
+            assert_eq!(window.unwrap().text, body);
+        }
+        other => panic!("expected NoMatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_batch_edit_quoting_what_an_earlier_edit_changed_says_so() {
+    let body = "a = 1\nb = 2\nc = 3\n";
+    let edits = [
+        ed("b = 2", "b = 20"),
+        ed("c = 3", "c = 30"),
+        ed("b = 2\nc", "x"),
+    ];
+    match plan(body.as_bytes(), &edits, &exact_opts()) {
+        Err(PlanError::NoMatch {
+            edit_index,
+            window,
+            difference,
+            fix,
+            ..
+        }) => {
+            assert_eq!((edit_index, fix), (2, MissFix::InOrder));
+            assert_eq!(
+                difference,
+                "line 2: old is in the file, but edit 1 of this batch changes it first; each \
+                 edit applies to the text the edits before it leave"
+            );
+            let w = window.unwrap();
+            assert_eq!((w.start_line, w.end_line), (1, 3));
+        }
+        other => panic!("expected NoMatch, got {other:?}"),
+    }
 }

@@ -1,18 +1,22 @@
 //! The verdict on a miss. One streaming pass over the file's lines collects anchor hits (file
 //! lines that could be `old`'s most selective line) and votes for alignments where whole
 //! normalized lines of `old` reappear. Anchor hits verified line by line become
-//! whitespace-equivalent [`FuzzyMatch`]es; failing those, the best-voted alignment, else the
-//! line closest to `old` by edit distance, makes a `similar` verdict; else `nothing`. Every
-//! stage is capped (hits, matches, votes, line length), so the cost stays linear in the file.
-//! It must not word sentences (`describe`) or cut windows (`window`).
+//! whitespace-equivalent [`FuzzyMatch`]es; failing those, the same scan for `old` without
+//! read's line numbers or with its escapes read (`rewrite`) may find them; else the
+//! best-voted alignment, else the line closest to `old` by edit distance, makes a `similar`
+//! verdict; else `nothing`, with the line sharing most words as its window. Every stage is
+//! capped (hits, matches, votes, line length), so the cost stays linear in the file. It must
+//! not word sentences (`describe`, `content`) or cut windows (`window`).
 
-use super::describe::{similar_difference, whitespace_difference};
+use super::content::similar_difference;
+use super::describe::whitespace_difference;
 use super::lines::{
     Cond, OldLine, cond_for, cond_holds_str, cond_positions, file_lines, fline_at, indent_len,
     line_start_back, old_lines,
 };
-use super::normalize::{NChar, normalize, normalize_into};
-use super::window::window_around;
+use super::normalize::{NChar, is_combining, normalize, normalize_into};
+use super::rewrite::{Rewrite, escape_note};
+use super::window::{head_window, window_around};
 use super::{Diagnosis, FuzzyMatch, MAX_FUZZY_LINE};
 use std::collections::HashMap;
 
@@ -25,11 +29,57 @@ const MAX_VOTE_HITS: usize = 1_000_000;
 const TOP_SIMILAR: usize = 16;
 const MIN_SIMILARITY: f64 = 0.6;
 
+/// The verdict on `old`, which is not in `text` byte for byte: a whitespace match, else
+/// one after taking out line numbers or reading escapes (`rewrite`), else a similar passage,
+/// else nothing (still with the best-effort window).
 pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
+    let first = scan(text, old, false);
+    if matches!(first, Diagnosis::Whitespace { .. }) {
+        return first;
+    }
+    for rewrite in [Rewrite::Unnumbered, Rewrite::Unescaped] {
+        let Some(again) = rewrite.rewrite_old(old) else {
+            continue;
+        };
+        if let Diagnosis::Whitespace {
+            matches, window, ..
+        } = scan(text, &again, true)
+        {
+            let lines: Vec<usize> = matches.iter().take(5).map(|m| m.first_line + 1).collect();
+            return Diagnosis::Rewritten {
+                rewrite,
+                difference: rewrite.difference(old, &lines, matches.len()),
+                old: again,
+                matches,
+                window,
+            };
+        }
+    }
+    let note = |d: String| match escape_note(old) {
+        Some(n) => format!("{d}; {n}"),
+        None => d,
+    };
+    match first {
+        Diagnosis::Similar { window, difference } => Diagnosis::Similar {
+            window,
+            difference: note(difference),
+        },
+        Diagnosis::Nothing { window, difference } => Diagnosis::Nothing {
+            window,
+            difference: note(difference),
+        },
+        d => d,
+    }
+}
+
+/// The verdict from `old` as it is; `whitespace_only` stops after the whitespace matches
+/// (a rewritten old is only wanted when it matches).
+fn scan(text: &[u8], old: &str, whitespace_only: bool) -> Diagnosis {
     let olds = old_lines(old);
     let k = olds.len();
     let Some(anchor) = pick_anchor(&olds) else {
         return Diagnosis::Nothing {
+            window: head_window(text),
             difference: "old is only whitespace, so there is nothing to look for".into(),
         };
     };
@@ -105,6 +155,12 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
             difference,
         };
     }
+    if whitespace_only {
+        return Diagnosis::Nothing {
+            window: None,
+            difference: String::new(),
+        };
+    }
 
     // Similar: the alignment most lines of old agree with, else the line closest to the
     // anchor by edit distance.
@@ -118,20 +174,33 @@ pub(crate) fn diagnose(text: &[u8], old: &str) -> Diagnosis {
     {
         alignment = Some((shift, li, off));
     }
-    if alignment.is_none() {
-        alignment =
-            closest_line(text, &olds).map(|(j, li, off)| (li as isize - j as isize, li, off));
+    let closest = if alignment.is_none() {
+        closest_line(text, &olds)
+    } else {
+        None
+    };
+    if let Some((j, li, off, ratio)) = closest
+        && ratio >= MIN_SIMILARITY
+    {
+        alignment = Some((li as isize - j as isize, li, off));
     }
     let Some((shift, hint_line, hint_off)) = alignment else {
+        // Nothing alike: the line that shares most words with old, else the file's start.
+        let window = match closest {
+            Some((_, li, off, _)) => window_around(text, (li, off), (li, li), li, shown_lines),
+            None => head_window(text),
+        };
         return Diagnosis::Nothing {
+            window,
             difference: "no line of old appears in the file, even ignoring whitespace".into(),
         };
     };
-    let (focus, difference) = similar_difference(text, &olds, shift, (hint_line, hint_off));
-    let lo = shift.max(0) as usize;
-    let hi = (shift + k as isize - 1).max(0) as usize;
-    let window = window_around(text, (hint_line, hint_off), (lo, hi), focus, shown_lines);
-    Diagnosis::Similar { window, difference }
+    let c = similar_difference(text, &olds, shift, (hint_line, hint_off));
+    let window = window_around(text, (hint_line, hint_off), c.lines, c.focus, shown_lines);
+    Diagnosis::Similar {
+        window,
+        difference: c.difference,
+    }
 }
 
 /// The line of `old` whose normalized form is most selective: prefer lines that must match
@@ -244,7 +313,26 @@ fn verify_at(
     let ol = &olds[k - 1];
     let first_norm = normalize(first.raw(text));
     let at_line_start = !o0.indent.is_empty() && !o0.content.is_empty();
+    // A match must not begin or end inside a char the normalization spelled as several (an
+    // ellipsis, a precomposed letter) or before a combining mark: `cafe` is not in `café`.
+    let splits = |norm: &[NChar], at: usize| {
+        at > 0
+            && norm
+                .get(at)
+                .is_some_and(|n| n.start == norm[at - 1].start || is_combining(n.c))
+    };
     for &p in &first_positions {
+        if !at_line_start && !o0.raw.is_empty() && splits(&first_norm, p) {
+            continue;
+        }
+        let last_p = if k == 1 { p } else { last_pos };
+        let pinned_end = at_eof
+            || (k > 1 && ol.raw.is_empty())
+            || (!ol.trailing.is_empty() && !ol.content.is_empty())
+            || ol.content.is_empty();
+        if !pinned_end && splits(&last_norm, last_p + ol.norm.len()) {
+            continue;
+        }
         let start = if o0.raw.is_empty() {
             first.raw_end
         } else if at_line_start {
@@ -252,7 +340,6 @@ fn verify_at(
         } else {
             first.start + char_offset(&first_norm, p, first.raw_end - first.start)
         };
-        let last_p = if k == 1 { p } else { last_pos };
         let end = if at_eof {
             text.len()
         } else if k > 1 && ol.raw.is_empty() {
@@ -291,9 +378,10 @@ fn char_offset(norm: &[NChar], p: usize, raw_len: usize) -> usize {
     }
 }
 
-/// The file line closest (by edit distance) to the longest line of old:
-/// `(old line index, file line index, file line offset)`.
-fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usize)> {
+/// The file line closest (by edit distance) to the longest line of old, among those that
+/// share most words with it: `(old line index, file line index, file line offset,
+/// similarity)`.
+fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usize, f64)> {
     let j = (0..olds.len()).max_by_key(|&j| (olds[j].norm.len(), std::cmp::Reverse(j)))?;
     let needle: Vec<char> = olds[j].norm.iter().take(300).copied().collect();
     if needle.len() < 4 {
@@ -363,7 +451,7 @@ fn closest_line(text: &[u8], olds: &[OldLine<'_>]) -> Option<(usize, usize, usiz
         }
     }
     let (ratio, li, off) = best?;
-    (ratio >= MIN_SIMILARITY).then_some((j, li, off))
+    Some((j, li, off, ratio))
 }
 
 fn tokens(s: &str) -> impl Iterator<Item = &str> {
@@ -409,7 +497,7 @@ mod tests {
         match diagnose(text, old) {
             Diagnosis::Similar { difference, .. } => assert_eq!(
                 difference,
-                "line 2: file has \"    let total_count = items.len();\" where old has \"    let total_cnt = items.len();\""
+                "line 2: file has \"    let total_count = items.len();\" where old has \"    let total_cnt = items.len();\"; line 3: file has \"    report(total_count);\" where old has \"    report(total_cnt);\"",
             ),
             _ => panic!("expected similar"),
         }
@@ -492,6 +580,38 @@ mod tests {
         let m = whitespace_matches("\tx = 1;\n\ty = 2;\n\tx = 1;\n", "    x = 1;");
         let firsts: Vec<usize> = m.iter().map(|m| m.first_line).collect();
         assert_eq!(firsts, vec![0, 2]);
+    }
+
+    #[test]
+    fn matches_never_split_a_char() {
+        // "cafe" is not in "café", composed or decomposed, nor ".." in an ellipsis.
+        for text in ["x = caf\u{E9};\n", "x = cafe\u{301};\n"] {
+            assert!(
+                !matches!(
+                    diagnose(text.as_bytes(), "= cafe"),
+                    Diagnosis::Whitespace { .. }
+                ),
+                "{text:?}"
+            );
+            assert_eq!(
+                whitespace_matches(text, "= caf\u{E9};").len(),
+                1,
+                "{text:?}"
+            );
+        }
+        assert!(!matches!(
+            diagnose("wait\u{2026}\n".as_bytes(), "t.."),
+            Diagnosis::Whitespace { .. }
+        ));
+        assert!(!matches!(
+            diagnose("x \u{301}y\n".as_bytes(), "\u{301}y"),
+            Diagnosis::Whitespace { .. }
+        ));
+        assert_eq!(whitespace_matches("wait\u{2026}\n", "t...").len(), 1);
+        // Invisible chars inside the passage are skipped, at either end they stay outside.
+        let text = "\u{200B}ab\u{200B}cd\u{200B}\n";
+        let m = whitespace_matches(text, "abcd");
+        assert_eq!(&text[m[0].start..m[0].end], "ab\u{200B}cd");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `old`), and the physical lines of the file ([`FLine`]) with walking forwards and backwards
 //! from a known line. It must not scan the whole file or decide anything about a match.
 
-use super::normalize::{fold, for_each_char, is_ws, normalize};
+use super::normalize::{for_each_char, is_blank, normalize};
 
 /// One line of `old`, split into raw parts.
 pub(super) struct OldLine<'a> {
@@ -24,9 +24,9 @@ pub(super) fn old_lines(old: &str) -> Vec<OldLine<'_>> {
                 Some(r) => (r, true),
                 None => (l, false),
             };
-            let unindented = raw.trim_start_matches(|c| is_ws(fold(c).0));
+            let unindented = raw.trim_start_matches(is_blank);
             let indent = &raw[..raw.len() - unindented.len()];
-            let content = unindented.trim_end_matches(|c| is_ws(fold(c).0));
+            let content = unindented.trim_end_matches(is_blank);
             let trailing = &unindented[content.len()..];
             let norm = normalize(raw.as_bytes()).iter().map(|n| n.c).collect();
             OldLine {
@@ -186,7 +186,7 @@ pub(super) fn indent_len(line: &[u8]) -> usize {
     let mut n = 0;
     let mut done = false;
     for_each_char(line, |c, _, end| {
-        if !done && is_ws(fold(c).0) {
+        if !done && is_blank(c) {
             n = end;
         } else {
             done = true;

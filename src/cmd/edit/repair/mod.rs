@@ -2,22 +2,30 @@
 //! file byte for byte, `repair` finds where it was probably meant to go. This file is its
 //! interface to `plan` — the verdict ([`Diagnosis`]), the [`FuzzyMatch`] `--fuzzy` may apply,
 //! [`diagnose`] and [`render_replacement`] — and the map of its parts: `normalize` (the line
-//! folding), `lines` (the lines of `old` and of the file), `diagnose` (the scan and the
-//! verdicts), `describe` (the one-sentence `difference`), `window` (the bounded excerpt) and
-//! `reindent` (the replacement text). Together they work in one streaming pass over the file's
+//! folding, with `nfd` its table of decomposed letters), `lines` (the lines of `old` and of
+//! the file), `diagnose` (the scan and the verdicts), `describe` (the one-sentence
+//! `difference`), `window` (the bounded excerpt), `align` (the replacement: new aligned
+//! against old, the file's bytes wherever new repeats old) and `reindent` (the indentation of
+//! the lines the caller changed). Together they work in one streaming pass over the file's
 //! lines plus bounded verification of candidates, so a miss in a large file stays cheap. No
 //! part may do I/O, print, or panic on any input, or change bytes outside the span it reports;
 //! none imports `plan` (what both need is in `miss`).
 
+mod align;
+mod content;
 mod describe;
 mod diagnose;
 mod lines;
+mod nfd;
 mod normalize;
 mod reindent;
+mod rewrite;
 mod window;
 
+pub(crate) use align::render_replacement;
 pub(crate) use diagnose::diagnose;
-pub(crate) use reindent::render_replacement;
+pub(crate) use rewrite::Rewrite;
+pub(crate) use window::window_at;
 
 use crate::cmd::edit::miss::MissWindow;
 
@@ -49,7 +57,19 @@ pub(crate) enum Diagnosis {
         window: Option<MissWindow>,
         difference: String,
     },
+    /// `old` matches once its line numbers are taken out or its escapes read (`rewrite`):
+    /// `old` is the rewritten text, which `matches` found.
+    Rewritten {
+        rewrite: Rewrite,
+        old: String,
+        matches: Vec<FuzzyMatch>,
+        window: Option<MissWindow>,
+        difference: String,
+    },
+    /// Nothing resembles `old`; the window is the best effort (the line sharing most words
+    /// with old, else the file's first lines).
     Nothing {
+        window: Option<MissWindow>,
         difference: String,
     },
 }

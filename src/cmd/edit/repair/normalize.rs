@@ -1,24 +1,78 @@
 //! Line normalization for fuzzy matching: the look-alike folding (curly quotes and primes to
 //! straight quotes, dashes and the minus sign to `-`, non-breaking and other Unicode spaces to
-//! a space, the ellipsis to three dots), invalid bytes read as U+FFFD, and leading and
-//! trailing whitespace trimmed, with each normalized char mapped back to the bytes it came
-//! from. It works on one line at a time (no `\n`, no `\r`) and must not know about `old`,
-//! the file, or matching.
+//! a space, the ellipsis to three dots), invisible characters (zero-width space and joiners,
+//! a BOM inside text, the soft hyphen, direction marks) dropped, precomposed letters
+//! decomposed (`nfd`), so that NFC and NFD text compare equal, invalid bytes read as U+FFFD,
+//! and leading and trailing whitespace trimmed, with each normalized char mapped back to the
+//! bytes it came from. It works on one line at a time (no `\n`, no `\r`) and must not know
+//! about `old`, the file, or matching.
 
-/// The look-alike folding: `(folded char, how many times)`.
-pub(super) fn fold(c: char) -> (char, usize) {
+use super::nfd::decompose;
+
+/// The look-alike folding: what `c` stands for when matching, passed to `push` (nothing for
+/// an invisible char, three dots for an ellipsis, the base letter and its marks for a
+/// precomposed letter).
+pub(super) fn fold(c: char, mut push: impl FnMut(char)) {
     match c {
-        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => ('\'', 1),
-        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => ('"', 1),
-        '\u{2010}'..='\u{2015}' | '\u{2212}' => ('-', 1),
-        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => (' ', 1),
-        '\u{2026}' => ('.', 3),
-        _ => (c, 1),
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => push('\''),
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => push('"'),
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => push('-'),
+        c if is_unicode_space(c) => push(' '),
+        '\u{2026}' => {
+            push('.');
+            push('.');
+            push('.');
+        }
+        c if is_invisible(c) => {}
+        c => match decompose(c) {
+            Some(d) => d.chars().for_each(push),
+            None => push(c),
+        },
     }
+}
+
+/// `c` folded, as a string.
+#[cfg(test)]
+pub(super) fn folded(c: char) -> String {
+    let mut s = String::new();
+    fold(c, |f| s.push(f));
+    s
+}
+
+fn is_unicode_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// Characters that take no room on screen, so a caller cannot see them to copy them: the
+/// soft hyphen, zero-width space, non-joiner and joiner, direction marks and controls, the
+/// word joiner and invisible operators, and U+FEFF (a BOM inside text).
+pub(super) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// A combining mark of the block precomposed letters decompose into.
+pub(super) fn is_combining(c: char) -> bool {
+    ('\u{0300}'..='\u{036F}').contains(&c)
 }
 
 pub(super) fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\u{0B}' | '\u{0C}')
+}
+
+/// Whitespace once folded: indentation and trailing whitespace are made of these.
+pub(super) fn is_blank(c: char) -> bool {
+    is_ws(c) || is_unicode_space(c)
 }
 
 /// Calls `f(char, byte_start, byte_end)` for every char of `line`; invalid bytes become
@@ -50,13 +104,11 @@ pub(super) struct NChar {
 pub(super) fn normalize(line: &[u8]) -> Vec<NChar> {
     let mut out: Vec<NChar> = Vec::with_capacity(line.len());
     for_each_char(line, |c, start, end| {
-        let (f, n) = fold(c);
-        if out.is_empty() && is_ws(f) {
-            return;
-        }
-        for _ in 0..n {
-            out.push(NChar { c: f, start, end });
-        }
+        fold(c, |f| {
+            if !(out.is_empty() && is_ws(f)) {
+                out.push(NChar { c: f, start, end });
+            }
+        });
     });
     while out.last().is_some_and(|n| is_ws(n.c)) {
         out.pop();
@@ -76,13 +128,11 @@ pub(super) fn normalize_into(line: &[u8], out: &mut String) {
         return;
     }
     for_each_char(line, |c, _, _| {
-        let (f, n) = fold(c);
-        if out.is_empty() && is_ws(f) {
-            return;
-        }
-        for _ in 0..n {
-            out.push(f);
-        }
+        fold(c, |f| {
+            if !(out.is_empty() && is_ws(f)) {
+                out.push(f);
+            }
+        });
     });
     let kept = out.trim_end_matches(is_ws).len();
     out.truncate(kept);
@@ -121,28 +171,53 @@ mod tests {
     }
 
     #[test]
+    fn invisible_chars_vanish_and_letters_decompose() {
+        // NFC and NFD spell the same line; a zero-width space and a soft hyphen are nothing.
+        assert_eq!(norm("caf\u{E9}"), norm("cafe\u{301}"));
+        assert_eq!(norm("a\u{200B}b\u{AD}c\u{FEFF}"), "abc");
+        // Both chars of a decomposed é point at its two bytes; the invisible char at none.
+        let n = normalize("\u{E9}\u{200B}x".as_bytes());
+        let got: Vec<(char, usize, usize)> = n.iter().map(|n| (n.c, n.start, n.end)).collect();
+        assert_eq!(got, vec![('e', 0, 2), ('\u{301}', 0, 2), ('x', 5, 6)]);
+        // An invisible char before the indentation does not stop its trimming.
+        assert_eq!(norm("\u{200B}  x"), "x");
+    }
+
+    #[test]
     fn every_lookalike_folds_to_its_ascii_form() {
         for c in ['\u{2018}', '\u{2019}', '\u{201A}', '\u{201B}', '\u{2032}'] {
-            assert_eq!(fold(c), ('\'', 1), "{c:?}");
+            assert_eq!(folded(c), "'", "{c:?}");
         }
         for c in ['\u{201C}', '\u{201D}', '\u{201E}', '\u{201F}', '\u{2033}'] {
-            assert_eq!(fold(c), ('"', 1), "{c:?}");
+            assert_eq!(folded(c), "\"", "{c:?}");
         }
         for c in ('\u{2010}'..='\u{2015}').chain(['\u{2212}']) {
-            assert_eq!(fold(c), ('-', 1), "{c:?}");
+            assert_eq!(folded(c), "-", "{c:?}");
         }
         let spaces =
             ('\u{2000}'..='\u{200A}').chain(['\u{A0}', '\u{202F}', '\u{205F}', '\u{3000}']);
         for c in spaces {
-            assert_eq!(fold(c), (' ', 1), "{c:?}");
+            assert_eq!(folded(c), " ", "{c:?}");
+            assert!(is_blank(c) && !is_invisible(c), "{c:?}");
         }
-        assert_eq!(fold('\u{2026}'), ('.', 3));
-        // Anything else is itself: accents, the zero-width space, the replacement char.
+        assert_eq!(folded('\u{2026}'), "...");
+        // Invisible chars stand for nothing; precomposed letters for their decomposition.
         for c in [
-            'a', '\'', 'é', '\u{200B}', '\u{FFFD}', '\u{2016}', '\u{2027}',
+            '\u{AD}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{200E}', '\u{202A}', '\u{2060}',
+            '\u{2066}', '\u{FEFF}',
         ] {
-            assert_eq!(fold(c), (c, 1), "{c:?}");
+            assert_eq!(folded(c), "", "{c:?}");
+            assert!(is_invisible(c), "{c:?}");
         }
+        assert_eq!(folded('é'), "e\u{301}");
+        assert_eq!(folded('\u{1EC7}'), "e\u{323}\u{302}");
+        // Anything else is itself: a combining mark, the replacement char, other punctuation.
+        for c in [
+            'a', '\'', '\u{301}', '\u{FFFD}', '\u{2016}', '\u{2027}', '\u{180E}',
+        ] {
+            assert_eq!(folded(c), c.to_string(), "{c:?}");
+        }
+        assert!(is_combining('\u{301}') && !is_combining('e'));
     }
 
     #[test]
@@ -153,6 +228,9 @@ mod tests {
         // Unicode spaces count only once folded; line endings never reach normalization.
         for c in ['\u{A0}', '\u{3000}', '\r', '\n', 'x'] {
             assert!(!is_ws(c), "{c:?}");
+        }
+        for c in ['\r', '\n', 'x', '\u{200B}'] {
+            assert!(!is_blank(c), "{c:?}");
         }
         assert_eq!(norm("\u{0B}\u{0C} x \u{0C}"), "x");
     }
@@ -221,6 +299,7 @@ mod tests {
                     Just("\u{A0}".as_bytes()), Just("\u{2019}".as_bytes()),
                     Just("\u{2014}".as_bytes()), Just("\u{2026}".as_bytes()),
                     Just("\u{3000}".as_bytes()), Just("é".as_bytes()),
+                    Just("\u{200B}".as_bytes()), Just("\u{301}".as_bytes()),
                 ],
                 0..12,
             ),

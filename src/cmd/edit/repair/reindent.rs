@@ -1,92 +1,84 @@
-//! The text a `--fuzzy` match writes in place of the matched span: `new` re-indented from
-//! `old`'s indentation to the file's (the file's own indentation where `old` uses the same,
-//! else shifted by the difference in levels between the two styles, tabs or spaces of some
-//! width), with the region's majority line ending, and without its final newline where the
-//! file has none. It only builds the replacement bytes; where they go is the caller's.
+//! The indentation a `--fuzzy` replacement writes on the lines the caller changed or added:
+//! `new`'s indentation moved from `old`'s style to the file's (the file's own indentation
+//! where `old` uses the same, else shifted by the difference in levels between the two
+//! styles, tabs or spaces of some width). It only answers "what indentation for this line
+//! of new"; `align` decides which lines ask and builds the replacement.
 
 use super::FuzzyMatch;
-use super::lines::{file_lines, indent_len, lossy, old_lines};
+use super::lines::{FLine, OldLine, indent_len, lossy};
 
-/// The bytes that replace `text[m.start..m.end]`: `new` re-indented from old's indentation
-/// to the file's, with the file's line ending in that region.
-pub(crate) fn render_replacement(text: &[u8], m: &FuzzyMatch, old: &str, new: &str) -> Vec<u8> {
-    let olds = old_lines(old);
-    let k = olds.len() - usize::from(m.missing_final_newline);
-    let new = if m.missing_final_newline {
-        new.strip_suffix('\n')
-            .map(|n| n.strip_suffix('\r').unwrap_or(n))
-            .unwrap_or(new)
-    } else {
-        new
-    };
-    let Some(fl) = file_lines(text, m.line_start, k) else {
-        return new.as_bytes().to_vec();
-    };
-    let (crs, lfs) =
-        fl.iter().filter(|f| f.terminated).fold(
-            (0, 0),
-            |(c, l), f| if f.cr { (c + 1, l) } else { (c, l + 1) },
-        );
-    let crlf = match (crs, lfs) {
-        (0, 0) => None,
-        (c, l) if c != l => Some(c > l),
-        _ => fl.iter().find(|f| f.terminated).map(|f| f.cr),
-    };
+/// What `old` and the file's matched lines teach about indentation.
+pub(super) struct Reindent<'a> {
+    /// old's indentation of a line with content → the file's indentation of that line.
+    map: Vec<(&'a str, String)>,
+    old_style: Style,
+    file_style: Style,
+    at_line_start: bool,
+}
 
-    let mut map: Vec<(&str, String)> = Vec::new();
-    for (j, (o, f)) in olds.iter().zip(&fl).enumerate() {
-        if (j > 0 || m.at_line_start) && !o.content.is_empty() {
-            let b = f.raw(text);
-            let fi = lossy(&b[..indent_len(b)]);
-            if !map.iter().any(|(oi, _)| *oi == o.indent) {
-                map.push((o.indent, fi));
+impl<'a> Reindent<'a> {
+    /// Learns from `olds` matched against the file lines `fl` (old's line j is `fl[j]`) and
+    /// from the indentation `news` (new's lines) uses.
+    pub(super) fn new(
+        text: &[u8],
+        m: &FuzzyMatch,
+        olds: &[OldLine<'a>],
+        fl: &[FLine],
+        news: &[OldLine<'_>],
+    ) -> Reindent<'a> {
+        let mut map: Vec<(&'a str, String)> = Vec::new();
+        for (j, (o, f)) in olds.iter().zip(fl).enumerate() {
+            if (j > 0 || m.at_line_start) && !o.content.is_empty() {
+                let b = f.raw(text);
+                let fi = lossy(&b[..indent_len(b)]);
+                if !map.iter().any(|(oi, _)| *oi == o.indent) {
+                    map.push((o.indent, fi));
+                }
             }
         }
+        let old_style = Style::of(
+            olds.iter()
+                .filter(|o| !o.content.is_empty())
+                .map(|o| o.indent)
+                .chain(news.iter().map(|l| leading(l.raw))),
+        );
+        let file_style = file_style(&map, &old_style);
+        Reindent {
+            map,
+            old_style,
+            file_style,
+            at_line_start: m.at_line_start,
+        }
     }
-    let news: Vec<&str> = new.split('\n').collect();
-    let old_style = Style::of(
-        olds.iter()
-            .filter(|o| !o.content.is_empty())
-            .map(|o| o.indent)
-            .chain(
-                news.iter()
-                    .map(|l| leading(l.strip_suffix('\r').unwrap_or(l))),
-            ),
-    );
-    let file_style = file_style(&map, &old_style);
 
-    let mut out = String::with_capacity(new.len() + 16);
-    for (i, line) in news.iter().enumerate() {
-        let (line, had_cr) = match line.strip_suffix('\r') {
-            Some(l) => (l, true),
-            None => (*line, false),
-        };
-        if i > 0 {
-            let cr = crlf.unwrap_or(had_cr);
-            out.push_str(if cr { "\r\n" } else { "\n" });
+    /// The indentation to write for `ind`, the indentation of new's line `i`, whose text
+    /// (without its line ending) is `raw`. The first line of a fragment, an empty line, and
+    /// any line when nothing tells the file's indentation keep new's own.
+    pub(super) fn indent(&self, i: usize, raw: &str, ind: &str) -> String {
+        if i == 0 && !self.at_line_start || self.map.is_empty() || raw.is_empty() {
+            return ind.to_string();
         }
-        if i == 0 && !m.at_line_start || map.is_empty() || line.is_empty() {
-            out.push_str(line);
-            continue;
-        }
-        let ind = leading(line);
-        let rest = &line[ind.len()..];
-        if let Some((_, fi)) = map.iter().find(|(oi, _)| *oi == ind) {
+        // Only tabs and spaces are re-indented; what follows them (a no-break space) stays.
+        let lead = leading(ind);
+        let rest = &ind[lead.len()..];
+        let mut out = String::new();
+        if let Some((_, fi)) = self.map.iter().find(|(oi, _)| *oi == lead) {
             out.push_str(fi);
-        } else if let Some((oref, fref)) = map.first() {
+        } else if let Some((oref, fref)) = self.map.first() {
+            let (old_style, file_style) = (&self.old_style, &self.file_style);
             if !old_style.tabs && !file_style.tabs && old_style.unit == file_style.unit {
                 // Same style: shift by the same number of columns.
-                let cols = (fref.len() + ind.len()).saturating_sub(oref.len());
+                let cols = (fref.len() + lead.len()).saturating_sub(oref.len());
                 out.push_str(&" ".repeat(cols));
             } else {
-                let want = (file_style.level(fref).0 + old_style.level(ind).0)
+                let want = (file_style.level(fref).0 + old_style.level(lead).0)
                     .saturating_sub(old_style.level(oref).0);
-                out.push_str(&file_style.render(want, old_style.level(ind).1));
+                out.push_str(&file_style.render(want, old_style.level(lead).1));
             }
         }
         out.push_str(rest);
+        out
     }
-    out.into_bytes()
 }
 
 fn leading(s: &str) -> &str {
@@ -166,7 +158,7 @@ fn file_style(map: &[(&str, String)], old_style: &Style) -> Style {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::edit::repair::{Diagnosis, diagnose};
+    use crate::cmd::edit::repair::{Diagnosis, diagnose, render_replacement};
 
     /// `text` with the first whitespace match of `old` replaced by the rendered `new`.
     fn apply(text: &str, old: &str, new: &str) -> String {
@@ -229,10 +221,11 @@ mod tests {
 
     #[test]
     fn a_fragment_keeps_its_first_line_and_blank_lines_stay_blank() {
+        // (The quotes new repeats are the file's: see `align`.)
         let text = "let s = \u{201C}hi\u{201D}; // x\n";
         assert_eq!(
             apply(text, "\"hi\";", "\"bye\";"),
-            "let s = \"bye\"; // x\n"
+            "let s = \u{201C}bye\u{201D}; // x\n"
         );
         // Nothing tells the file's indentation: new is written as given.
         assert_eq!(
@@ -244,32 +237,6 @@ mod tests {
             apply("{\n\tx\n}\n", "    x\n", "    x\n\n    y\n"),
             "{\n\tx\n\n\ty\n}\n"
         );
-    }
-
-    #[test]
-    fn line_endings_follow_the_regions_majority() {
-        // Two CRLF lines to one LF line: CRLF everywhere in new.
-        assert_eq!(
-            apply("a\r\nb\r\nc\nd\n", "  a\n  b\n  c\n", "x\ny\nz\nw\n"),
-            "x\r\ny\r\nz\r\nw\r\nd\n"
-        );
-        assert_eq!(
-            apply("a\nb\nc\r\nd\n", "  a\n  b\n  c\n", "x\r\ny\r\n"),
-            "x\ny\nd\n"
-        );
-        // A tie goes to the region's first line.
-        assert_eq!(apply("a\r\nb\nc", "  a\n  b\n", "x\ny\n"), "x\r\ny\r\nc");
-        assert_eq!(apply("a\nb\r\nc", "  a\n  b\n", "x\r\ny\r\n"), "x\ny\nc");
-        // A region with no line ending to follow (one unterminated line) writes new's LFs.
-        assert_eq!(apply("  a", "    a", "x\ny\nz"), "x\ny\nz");
-    }
-
-    #[test]
-    fn new_loses_its_final_newline_where_the_file_has_none() {
-        assert_eq!(apply("x\na\nb", "a\nb\n", "c\nd\n"), "x\nc\nd");
-        assert_eq!(apply("x\r\na\r\nb", "a\nb\n", "c\r\nd\r\n"), "x\r\nc\r\nd");
-        // A new without a final newline is left as it is.
-        assert_eq!(apply("x\na\nb", "a\nb\n", "c"), "x\nc");
     }
 
     #[test]

@@ -10,6 +10,26 @@ use crate::cmd::edit::miss::{MissWindow, WINDOW_MAX_BYTES, WINDOW_MAX_LINES};
 /// Lines of context kept on each side of the candidate passage.
 const WINDOW_CONTEXT: usize = 2;
 
+/// Lines of `text` as a read shows them (the empty "line" after a final newline is none).
+fn count_shown_lines(text: &[u8]) -> usize {
+    let n = memchr::memchr_iter(b'\n', text).count();
+    if text.is_empty() || text.last() == Some(&b'\n') {
+        n
+    } else {
+        n + 1
+    }
+}
+
+/// The file's first lines, when nothing better can be shown.
+pub(super) fn head_window(text: &[u8]) -> Option<MissWindow> {
+    window_at(text, 0, 0)
+}
+
+/// The window around the 0-based lines `first..=last` of `text`, focused on the first.
+pub(crate) fn window_at(text: &[u8], first: usize, last: usize) -> Option<MissWindow> {
+    window_around(text, (0, 0), (first, last), first, count_shown_lines(text))
+}
+
 /// Whole lines around `focus` within `[range.0 - context, range.1 + context]`, at most
 /// [`WINDOW_MAX_LINES`] lines and [`WINDOW_MAX_BYTES`] bytes; `None` when even the focus
 /// line does not fit.
