@@ -15,6 +15,7 @@ pub(crate) mod error;
 pub(crate) mod guard;
 pub mod image;
 pub(crate) mod lock;
+pub(crate) mod missing;
 pub mod notebook;
 pub(crate) mod output;
 pub mod page;

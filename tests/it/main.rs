@@ -13,6 +13,7 @@ mod faults;
 mod generated;
 mod grammar;
 mod guards;
+mod missing;
 mod patching;
 mod read;
 mod resolve;

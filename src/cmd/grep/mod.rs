@@ -553,7 +553,9 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
         }
         let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
         if !r.exists {
-            t.missing.push(crate::paths::not_found(r.requested));
+            let mut e = crate::paths::not_found(r.requested);
+            crate::missing::explain(s, "grep", &mut e);
+            t.missing.push(e);
             continue;
         }
         if !several && r.target.is_dir() {
