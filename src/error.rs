@@ -47,6 +47,9 @@ pub enum Error {
         #[serde(skip)]
         message: String,
         position: Option<usize>,
+        /// The hint, when the pattern is not a regex or `-F` would not help.
+        #[serde(skip)]
+        fix: Option<String>,
     },
     #[error("{message}")]
     InvalidArgument {
@@ -518,6 +521,7 @@ impl Error {
                     None => help,
                 }
             }
+            Error::InvalidPattern { fix: Some(fix), .. } => fix.clone(),
             Error::InvalidPattern { .. } => {
                 "the pattern is a Rust regex; use -F to search for it literally".into()
             }
@@ -697,6 +701,7 @@ mod tests {
             Error::InvalidPattern {
                 message: "unclosed group".into(),
                 position: Some(3),
+                fix: None,
             },
             Error::invalid_argument("bad value"),
             Error::OffsetPastEnd {

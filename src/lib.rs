@@ -7,6 +7,7 @@
 
 pub mod app;
 pub(crate) mod bytes;
+pub(crate) mod call;
 pub(crate) mod cli;
 pub mod cmd;
 pub mod diff;
@@ -30,3 +31,4 @@ pub mod state;
 pub mod time;
 pub(crate) mod walk;
 pub(crate) mod warnings;
+pub(crate) mod why;

@@ -6,11 +6,12 @@
 //! exists, and the similar names `paths::not_found` listed. Its hint is the failed command
 //! line with the path replaced, so it can be run as it is. Nothing here is on a success path.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::call::{self, glob_escape, shell_word};
 use crate::error::{Error, Near, Suggestion};
 use crate::paths::{self, Root};
 use crate::settings::Settings;
@@ -19,15 +20,13 @@ use crate::walk::{self, WalkOptions};
 /// Entries the nearby search may visit, and how long it may take.
 const MAX_ENTRIES: usize = 10_000;
 const MAX_TIME: Duration = Duration::from_millis(200);
-/// The longest call a hint writes out.
-const MAX_CALL: usize = 240;
 /// A command-line word longer than this is not taken for the path.
 const MAX_WORD: usize = 4096;
 
 /// Fill a `not_found` error of `op` with what is near its path (other errors are left
 /// alone). The command line is this process's own.
 pub(crate) fn explain(s: &Settings, op: &str, err: &mut Error) {
-    let argv: Vec<OsString> = std::env::args_os().collect();
+    let argv = call::argv();
     explain_in(&s.cwd, s.root.as_ref(), op, &argv, err);
 }
 
@@ -312,19 +311,11 @@ impl Look<'_> {
         })
     }
 
-    /// The failed command line with the path's word replaced, quoted for a shell; none when a
-    /// word is not text, holds a newline, or the line is too long to be a hint.
+    /// The failed command line with the path's word replaced (`call::replaced`).
     fn call(&self, replacement: &Path) -> Option<String> {
         let t = self.typed.as_ref()?;
         let new = self.word_for(replacement)?;
-        let mut words = vec!["quill".to_string()];
-        for (i, w) in self.argv.iter().enumerate().skip(1) {
-            let w: &OsStr = if i == t.index { new.as_os_str() } else { w };
-            let w = w.to_str().filter(|w| !w.contains('\n'))?;
-            words.push(shell_word(w));
-        }
-        let call = words.join(" ");
-        (call.len() <= MAX_CALL).then_some(call)
+        call::replaced(self.argv, t.index, new.as_os_str())
     }
 
     /// The one line that says what was found and what to run.
@@ -482,30 +473,6 @@ fn distance(a: &Path, b: &Path) -> usize {
     a.components().count() + b.components().count() - 2 * common
 }
 
-/// `s` as one POSIX shell word: as it is when that is safe, else single-quoted.
-pub(crate) fn shell_word(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
-/// `name` with globset's special characters escaped.
-pub(crate) fn glob_escape(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if "*?[]{}\\".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,16 +484,6 @@ mod tests {
         assert_eq!(d("/w/src", "/w/src/lib"), 1);
         assert_eq!(d("/w/src/a", "/w/src/b"), 2);
         assert_eq!(d("/w", "/w/src/lib"), 2);
-    }
-
-    #[test]
-    fn words_and_globs_are_quoted() {
-        assert_eq!(shell_word("src/a.rs"), "src/a.rs");
-        assert_eq!(shell_word("--limit=5"), "--limit=5");
-        assert_eq!(shell_word("a b"), "'a b'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(glob_escape("[id].tsx"), "\\[id\\].tsx");
     }
 
     #[test]

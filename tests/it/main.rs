@@ -24,4 +24,5 @@ mod terminal;
 mod tour;
 mod transfer;
 mod undo;
+mod why;
 mod write;
