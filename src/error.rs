@@ -220,7 +220,7 @@ pub enum Error {
         similar: Vec<String>,
         /// What a look around the path found (`missing::explain`); empty until then.
         #[serde(flatten)]
-        near: Box<Near>,
+        near: Box<crate::missing::Near>,
     },
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {
@@ -320,62 +320,6 @@ pub struct MissWindow {
 
 /// A path in JSON: a string, lossily decoded where it is not UTF-8 (an error object must
 /// always encode).
-/// What quill found around a path that does not exist: the fields of a
-/// `not_found` error beyond `path` and `similar`, and the hint they make. Filled in by
-/// `missing::explain`, which does the looking; here it is data only.
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Near {
-    /// The deepest ancestor of `path` that exists, when its parent does not.
-    #[serde(serialize_with = "lossy_opt")]
-    pub existing_ancestor: Option<PathBuf>,
-    /// Files (or directories) of the same name one or two directories away, nearest first,
-    /// at most 3 (absolute).
-    #[serde(serialize_with = "lossy_list")]
-    pub nearby: Vec<PathBuf>,
-    /// The path that was most likely meant, why, and the call that uses it.
-    pub suggestion: Option<Suggestion>,
-    /// The one-line hint made of the above.
-    #[serde(skip)]
-    pub hint: Option<String>,
-}
-
-/// A path that exists in place of one that does not.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Suggestion {
-    /// The existing path meant in place of the error's `path` (absolute).
-    #[serde(serialize_with = "lossy")]
-    pub path: PathBuf,
-    /// `tilde` (an unexpanded `~`), `case` (only letter case differs), `nearby` (the same name
-    /// one or two directories away) or `similar` (a name in the same directory that looks alike).
-    pub reason: &'static str,
-    /// The call made again with that path; null when it cannot be written out (too long).
-    pub call: Option<String>,
-}
-
-fn lossy_opt<S: serde::Serializer>(
-    path: &Option<PathBuf>,
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
-    match path {
-        Some(p) => lossy(p, s),
-        None => s.serialize_none(),
-    }
-}
-
-fn lossy_list<S: serde::Serializer>(
-    paths: &[PathBuf],
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(paths.len()))?;
-    for p in paths {
-        seq.serialize_element(&p.to_string_lossy())?;
-    }
-    seq.end()
-}
-
 fn lossy<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_str(&path.to_string_lossy())
 }

@@ -12,7 +12,9 @@ use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::call::{self, glob_escape, shell_word};
-use crate::error::{Error, Near, Suggestion};
+use serde::{Serialize, Serializer};
+
+use crate::error::Error;
 use crate::paths::{self, Root};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions};
@@ -107,6 +109,60 @@ fn explain_in(cwd: &Path, root: Option<&Root>, op: &str, argv: &[OsString], err:
         suggestion,
         hint: Some(hint),
     };
+}
+
+/// What quill found around a path that does not exist: the fields of a `not_found` error
+/// beyond `path` and `similar`, and the hint they make (data only; `explain` fills it in).
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Near {
+    /// The deepest ancestor of `path` that exists, when its parent does not.
+    #[serde(serialize_with = "lossy_opt")]
+    pub(crate) existing_ancestor: Option<PathBuf>,
+    /// Files (or directories) of the same name one or two directories away, nearest first,
+    /// at most 3 (absolute).
+    #[serde(serialize_with = "lossy_list")]
+    pub(crate) nearby: Vec<PathBuf>,
+    /// The path that was most likely meant, why, and the call that uses it.
+    pub(crate) suggestion: Option<Suggestion>,
+    /// The one-line hint made of the above.
+    #[serde(skip)]
+    pub(crate) hint: Option<String>,
+}
+
+/// A path that exists in place of one that does not.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Suggestion {
+    /// The existing path meant in place of the error's `path` (absolute).
+    #[serde(serialize_with = "lossy")]
+    pub(crate) path: PathBuf,
+    /// `tilde` (an unexpanded `~`), `case` (only letter case differs), `nearby` (the same name
+    /// one or two directories away) or `similar` (a name in the same directory that looks alike).
+    pub(crate) reason: &'static str,
+    /// The call made again with that path; null when it cannot be written out (too long).
+    pub(crate) call: Option<String>,
+}
+
+/// Paths in JSON as strings, lossily decoded where they are not UTF-8: never an error.
+fn lossy<S: Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+fn lossy_opt<S: Serializer>(path: &Option<PathBuf>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match path {
+        Some(p) => lossy(p, s),
+        None => s.serialize_none(),
+    }
+}
+
+fn lossy_list<S: Serializer>(paths: &[PathBuf], s: S) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(paths.len()))?;
+    for p in paths {
+        seq.serialize_element(&p.to_string_lossy())?;
+    }
+    seq.end()
 }
 
 /// The word of the command line that named the missing path.

@@ -39,7 +39,8 @@ pub(crate) struct Why {
     pub flags: Vec<&'static str>,
     /// The pattern that finds them, when it is not the one given.
     pub pattern: Option<String>,
-    /// Up to 3 of them, absolute, in path order.
+    /// Up to 3 of them, absolute, in path order (lossily decoded: never an error).
+    #[serde(serialize_with = "ser_lossy_paths")]
     pub examples: Vec<PathBuf>,
     /// The call that shows them; null when the command line cannot be repeated.
     pub call: Option<String>,
@@ -236,4 +237,8 @@ pub(crate) struct View {
 
 fn ser_path<S: Serializer>(p: &Arc<Path>, s: S) -> std::result::Result<S::Ok, S::Error> {
     p.serialize(s)
+}
+
+fn ser_lossy_paths<S: Serializer>(paths: &[PathBuf], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(paths.iter().map(|p| p.to_string_lossy()))
 }

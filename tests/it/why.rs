@@ -294,3 +294,21 @@ fn a_line_break_in_a_grep_pattern_points_at_multiline() {
         .ok()
         .assert_stdout("two.txt:1:one\ntwo.txt:2:two\n");
 }
+
+#[test]
+fn a_name_that_is_not_utf8_still_makes_an_answer() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = fixture();
+    fs::write(
+        env.dir.join(std::ffi::OsStr::from_bytes(b".bad\xffname")),
+        "x",
+    )
+    .unwrap();
+    let out = env.json(&["glob", ".bad*"]);
+    let why = out.found_nothing().glob().why.unwrap();
+    assert_eq!(
+        why.examples,
+        [format!("{}/.bad\u{fffd}name", env.dir.display())]
+    );
+    assert_eq!(why.flags, ["--hidden"]);
+}
