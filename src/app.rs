@@ -254,7 +254,10 @@ fn run(cli: Cli) -> u8 {
             return output::emit_error(&plain_output(format), op, &e, &[]);
         }
     };
-    let result = dispatch(&settings, cli.command);
+    let result = dispatch(&settings, cli.command).map_err(|mut e| {
+        crate::missing::explain(&settings, op, &mut e);
+        e
+    });
     let warnings = settings.warnings.take();
     let code = match result {
         Ok(report) => output::emit(&settings.output, op, &report, &warnings),

@@ -53,6 +53,9 @@ pub enum Error {
         #[serde(skip)]
         message: String,
         position: Option<usize>,
+        /// The hint, when the pattern is not a regex or `-F` would not help.
+        #[serde(skip)]
+        fix: Option<String>,
     },
     #[error("{message}")]
     InvalidArgument {
@@ -235,6 +238,9 @@ pub enum Error {
         path: PathBuf,
         #[serde(flatten, serialize_with = "names::similar")]
         similar: Vec<PathBuf>,
+        /// What a look around the path found (`missing::explain`); empty until then.
+        #[serde(flatten)]
+        near: Box<crate::missing::Near>,
     },
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {
@@ -396,6 +402,7 @@ impl Error {
             io::ErrorKind::NotFound => Error::NotFound {
                 path,
                 similar: Vec::new(),
+                near: Box::default(),
             },
             io::ErrorKind::PermissionDenied => Error::PermissionDenied { path, op },
             io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => {
@@ -505,6 +512,7 @@ impl Error {
                     None => help,
                 }
             }
+            Error::InvalidPattern { fix: Some(fix), .. } => fix.clone(),
             Error::InvalidPattern { .. } => {
                 "the pattern is a Rust regex; use -F to search for it literally".into()
             }
@@ -572,6 +580,7 @@ impl Error {
             Error::AlreadyApplied { .. } => {
                 "nothing was written: an earlier call made this change; to apply it once more on purpose, repeat the call with --again".into()
             }
+            Error::NotFound { near, .. } if near.hint.is_some() => near.hint.clone().unwrap_or_default(),
             Error::NotFound { similar, .. } => {
                 if similar.is_empty() {
                     "check the path; `quill glob` finds files by name".into()
@@ -750,6 +759,7 @@ mod tests {
             Error::InvalidPattern {
                 message: "unclosed group".into(),
                 position: Some(3),
+                fix: None,
             },
             Error::invalid_argument("bad value"),
             Error::OffsetPastEnd {
@@ -844,6 +854,7 @@ mod tests {
             Error::NotFound {
                 path: p(),
                 similar: vec![dir.join("a.txt")],
+                near: Box::default(),
             },
             Error::PermissionDenied {
                 path: p(),

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub(crate) mod bytes;
+pub(crate) mod call;
 pub(crate) mod checked;
 pub(crate) mod cli;
 pub mod cmd;
@@ -18,6 +19,7 @@ pub(crate) mod guard;
 pub mod image;
 pub(crate) mod input;
 pub(crate) mod lock;
+pub(crate) mod missing;
 pub(crate) mod names;
 pub mod notebook;
 pub(crate) mod output;
@@ -35,3 +37,4 @@ pub mod state;
 pub mod time;
 pub(crate) mod walk;
 pub(crate) mod warnings;
+pub(crate) mod why;

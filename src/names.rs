@@ -178,6 +178,9 @@ keys! {
     missing_paths => "missingPaths",
     unreadable_directories => "unreadableDirectories",
     unreadable_files => "unreadableFiles",
+    existing_ancestor => "existingAncestor",
+    nearby => "nearby",
+    examples => "examples",
 }
 
 #[cfg(test)]

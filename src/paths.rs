@@ -156,6 +156,15 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
     Ok(base)
 }
 
+/// `path` (absolute) with its existing part resolved as `resolve` does, or folded lexically
+/// when that fails: the one spelling of a path that may not exist, for comparing paths.
+pub(crate) fn absolute_missing(path: &Path) -> PathBuf {
+    match fs::canonicalize(path) {
+        Ok(p) => p,
+        Err(_) => resolve_missing(path).unwrap_or_else(|_| normalize_lexically(path)),
+    }
+}
+
 /// Remove `.` and fold `..` without touching the file system (on an absolute path).
 pub(crate) fn normalize_lexically(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -191,6 +200,7 @@ pub(crate) fn not_found(path: impl Into<PathBuf>) -> Error {
     Error::NotFound {
         similar: similar_names(&path),
         path,
+        near: Box::default(),
     }
 }
 
@@ -255,7 +265,7 @@ mod tests {
         for name in ["main.rs", "main.c", "other.txt"] {
             fs::write(dir.path().join(name), b"").unwrap();
         }
-        let Error::NotFound { path, similar } = not_found(dir.path().join("mian.rs")) else {
+        let Error::NotFound { path, similar, .. } = not_found(dir.path().join("mian.rs")) else {
             panic!("not a not_found");
         };
         assert_eq!(path, dir.path().join("mian.rs"));

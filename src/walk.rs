@@ -16,6 +16,7 @@ use crate::report::search::WalkSummary;
 use crate::warnings::Warnings;
 
 /// The walk options both commands take.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct WalkOptions {
     pub hidden: bool,
     pub no_ignore: bool,
@@ -27,6 +28,17 @@ pub(crate) struct WalkOptions {
 /// directories are skipped even with `--hidden` (only `--no-ignore` shows them). With
 /// `--follow` and a root, a link that leads outside the root is not entered.
 pub(crate) fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>) -> WalkBuilder {
+    builder_skipping_git(paths, opts, root, !opts.no_ignore)
+}
+
+/// `builder`, with `.git` directories skipped or not whatever `--no-ignore` says (the counts
+/// of what the filters hid leave `.git` out unless the pattern names it).
+pub(crate) fn builder_skipping_git(
+    paths: &[PathBuf],
+    opts: &WalkOptions,
+    root: Option<&Root>,
+    skip_git: bool,
+) -> WalkBuilder {
     let mut b = WalkBuilder::new(&paths[0]);
     for p in &paths[1..] {
         b.add(p);
@@ -41,7 +53,6 @@ pub(crate) fn builder(paths: &[PathBuf], opts: &WalkOptions, root: Option<&Root>
         .require_git(true)
         .follow_links(opts.follow)
         .threads(0);
-    let skip_git = honor;
     let root = root.filter(|_| opts.follow).cloned();
     if skip_git || root.is_some() {
         b.filter_entry(move |e| {

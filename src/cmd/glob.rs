@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::report::{AsTyped, GlobReport, Report};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
+use crate::why;
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -21,6 +22,12 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 /// A checked `quill glob`: the compiled pattern and the directory below which it matches.
 pub(crate) struct GlobRequest {
     matcher: GlobSet,
+    /// The pattern as matched: relative to `base`.
+    pattern: String,
+    ignore_case: bool,
+    /// The pattern's word on the command line, and the directory typed before the relative
+    /// pattern (of an absolute one), for the calls of `why`.
+    word: Option<(usize, Option<String>)>,
     base: PathBuf,
     walk: WalkOptions,
     sort: SortKey,
@@ -34,8 +41,34 @@ pub(crate) struct GlobRequest {
 impl GlobArgs {
     /// Compile the pattern, then resolve PATH (an existing, readable directory).
     pub(crate) fn resolve(self, s: &Settings) -> Result<GlobRequest> {
-        let args = self;
-        let matcher = compile(&args.pattern, args.ignore_case)?;
+        let mut args = self;
+        if args.pattern.trim().is_empty() {
+            return Err(Error::invalid_argument(
+                "the glob pattern is empty: name the files to list, e.g. `quill glob '**/*.rs'`",
+            ));
+        }
+        let argv = crate::call::argv();
+        let word = argv.iter().position(|w| w == "glob").and_then(|sub| {
+            let after = argv.iter().skip(sub + 1).position(|w| *w == *args.pattern);
+            after.map(|i| sub + 1 + i)
+        });
+        // An absolute pattern names its own directory: walk that, match the rest.
+        let split = split_root(&args.pattern);
+        if let Some((dir, rest)) = &split {
+            if let Some(p) = &args.path {
+                return Err(Error::invalid_argument(format!(
+                    "the pattern {} names its own directory, and PATH {} is given too: drop PATH \
+                     (`quill glob {}`) or make the pattern relative to PATH",
+                    args.pattern,
+                    p.display(),
+                    crate::call::shell_word(&args.pattern)
+                )));
+            }
+            args.path = Some(PathBuf::from(dir));
+            args.pattern = rest.clone();
+        }
+        let pattern = args.pattern.strip_prefix("./").unwrap_or(&args.pattern);
+        let matcher = compile(pattern, args.ignore_case)?;
         let base = search_dir(s, args.path.as_deref().unwrap_or(Path::new(".")))?;
         // No PATH typed: files are shown relative to the current directory, without `./`.
         let typed = match &args.path {
@@ -44,6 +77,9 @@ impl GlobArgs {
         };
         Ok(GlobRequest {
             matcher,
+            pattern: pattern.to_string(),
+            ignore_case: args.ignore_case,
+            word: word.map(|i| (i, split.map(|(dir, _)| dir))),
             base,
             walk: WalkOptions {
                 hidden: args.hidden,
@@ -79,28 +115,75 @@ fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
 }
 
 pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
-    let GlobRequest {
-        matcher,
-        base,
-        walk: opts,
-        sort,
-        limit,
-        offset,
-        max_walk,
-        null,
-        typed,
-    } = req;
-    let walker = walk::builder(std::slice::from_ref(&base), &opts, s.root.as_ref());
     let problems = WalkProblems::default();
+    let mut all = find(s, &req, &req.matcher, &problems);
+    let argv = crate::call::argv();
+    let line = why::Line {
+        cwd: &s.cwd,
+        argv: &argv,
+    };
+    let mut search = why::GlobSearch {
+        pattern: &req.pattern,
+        ignore_case: req.ignore_case,
+        matcher: &req.matcher,
+        found: &[],
+        limit: req.limit,
+        word: req.word.clone(),
+    };
+    let mut reason = None;
+    // Nothing matched a `[...]` that names a real path (Next.js `app/[id]/page.tsx`): take
+    // the brackets literally.
+    if all.is_empty()
+        && let Some(escaped) = why::literal_brackets(&req.pattern, &req.base)
+        && let Ok(m) = compile(&escaped, req.ignore_case)
+    {
+        let literal = find(s, &req, &m, &WalkProblems::default());
+        if !literal.is_empty() {
+            reason = Some(why::literal(&search, &escaped, literal.len(), &line));
+            all = literal;
+        }
+    }
+    let total = all.len();
+    if reason.is_none() && (total == 0 || (req.limit > 0 && total < req.limit)) {
+        let found: Vec<PathBuf> = all.iter().map(|f| f.path.clone()).collect();
+        search.found = &found;
+        let walked = why::Walked {
+            paths: std::slice::from_ref(&req.base),
+            opts: req.walk,
+            root: s.root.as_ref(),
+            overrides: None,
+            types: None,
+        };
+        reason = why::glob(&walked, &search, &line);
+    }
+    let (start, end, next_offset) = walk::page(total, req.offset, req.limit);
+    let files: Vec<PathBuf> = all.drain(start..end).map(|f| f.path).collect();
+    Ok(Report::Glob(GlobReport {
+        files,
+        total,
+        truncated: next_offset.is_some(),
+        next_offset,
+        offset: req.offset,
+        walk: problems.finish(&s.warnings),
+        why: reason,
+        null: req.null,
+        typed: req.typed,
+    }))
+}
+
+/// The matches of `matcher` below the request's base, sorted as asked.
+fn find(s: &Settings, req: &GlobRequest, matcher: &GlobSet, problems: &WalkProblems) -> Vec<Found> {
+    let base = &req.base;
+    let walker = walk::builder(std::slice::from_ref(base), &req.walk, s.root.as_ref());
     let found: Mutex<Vec<Vec<Found>>> = Mutex::new(Vec::new());
     let mut visitors = Visitors {
-        base: &base,
-        matcher: &matcher,
-        stat: sort == SortKey::Mtime,
-        order: order(sort),
-        follow: opts.follow,
-        max_walk,
-        problems: &problems,
+        base,
+        matcher,
+        stat: req.sort == SortKey::Mtime,
+        order: order(req.sort),
+        follow: req.walk.follow,
+        max_walk: req.max_walk,
+        problems,
         found: &found,
     };
     walker.build_parallel().visit(&mut visitors);
@@ -112,22 +195,31 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         .flatten()
         .collect();
     // Each thread sorted its own run (in parallel); the stable sort merges the runs.
-    if let Some(order) = order(sort) {
+    if let Some(order) = order(req.sort) {
         all.sort_by(order);
     }
-    let total = all.len();
-    let (start, end, next_offset) = walk::page(total, offset, limit);
-    let files: Vec<PathBuf> = all.drain(start..end).map(|f| f.path).collect();
-    Ok(Report::Glob(GlobReport {
-        files,
-        total,
-        truncated: next_offset.is_some(),
-        next_offset,
-        offset,
-        walk: problems.finish(&s.warnings),
-        null,
-        typed,
-    }))
+    all
+}
+
+/// An absolute pattern (or one that climbs with `../`) as a directory and a pattern relative
+/// to it: its leading components without glob syntax are the directory (all but the last, for
+/// a pattern without any).
+fn split_root(pattern: &str) -> Option<(String, String)> {
+    if !pattern.starts_with('/') && !pattern.starts_with("../") {
+        return None;
+    }
+    let parts: Vec<&str> = pattern.split('/').collect();
+    let special = |c: &&str| c.contains(['*', '?', '[', ']', '{', '}', '\\']);
+    let mut n = parts.iter().take_while(|c| !special(c)).count();
+    if n == parts.len() {
+        n -= 1;
+    }
+    let dir = match parts[..n].join("/") {
+        d if d.is_empty() => "/".to_string(),
+        d => d,
+    };
+    let rest = parts[n..].join("/");
+    (!rest.is_empty()).then_some((dir, rest))
 }
 
 /// Compile PATTERN with globset: `*` and `?` stay within one path component, `**` crosses.
@@ -141,6 +233,7 @@ pub(crate) fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
         .map_err(|e| Error::InvalidPattern {
             message: e.kind().to_string(),
             position: None,
+            fix: Some(GLOB_SYNTAX.into()),
         })?;
     GlobSetBuilder::new()
         .add(glob)
@@ -148,8 +241,12 @@ pub(crate) fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
         .map_err(|e| Error::InvalidPattern {
             message: e.to_string(),
             position: None,
+            fix: Some(GLOB_SYNTAX.into()),
         })
 }
+
+/// The hint of a glob that does not compile.
+pub(crate) const GLOB_SYNTAX: &str = "glob syntax: `*` and `?` within a directory, `**` across, `{a,b}`, `[abc]`; `\\` escapes a special character";
 
 type Order = fn(&Found, &Found) -> std::cmp::Ordering;
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::palette::{Palette, PathColors};
 use super::{OutputConfig, Shown};
 use crate::report::AsTyped;
-use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View};
+use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View, Why};
 
 /// How grep's worker threads print one file's matches while they search: the caller builds
 /// it from the output configuration and hands it to the search (as ripgrep hands a printer
@@ -99,7 +99,8 @@ pub(crate) fn render_glob(
         next: r.next_offset,
         what: "files",
     };
-    page.note(w, cfg)
+    page.note(w, cfg)?;
+    why_note(w, r.why.as_ref())
 }
 
 pub(crate) fn render_grep(
@@ -155,7 +156,17 @@ pub(crate) fn render_grep(
         next: s.next_offset,
         what: noun(s),
     };
-    page.note(w, cfg)
+    page.note(w, cfg)?;
+    why_note(w, s.why.as_ref())
+}
+
+/// Why an empty or short answer is so, on stderr after the results.
+fn why_note(w: &mut dyn Write, why: Option<&Why>) -> io::Result<()> {
+    if let Some(why) = why {
+        w.flush()?;
+        eprintln!("quill: {}", why.message);
+    }
+    Ok(())
 }
 
 fn noun(s: &SearchResult) -> &'static str {

@@ -23,6 +23,33 @@ pub(crate) struct WalkSummary {
     pub unreadable_files: Vec<PathBuf>,
 }
 
+/// Why an answer is empty or short although something would match: found by a bounded second
+/// look after the search (`why`). Text output prints `message` on stderr.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Why {
+    /// `filtered`: ignore files or hidden names hid matches (`flags` include them);
+    /// `deeper`: the pattern matches nothing at the top but `pattern` (`**/…`) matches below;
+    /// `literal`: a `[...]` glob matched nothing, and `pattern` (its brackets escaped) is what
+    /// was matched instead.
+    pub reason: &'static str,
+    /// Files the second look found; a lower bound when not `complete`.
+    pub count: usize,
+    /// The second look saw everything (it stops after 10,000 entries or 200 ms).
+    pub complete: bool,
+    /// The flags that include them: `--no-ignore`, `--hidden`.
+    pub flags: Vec<&'static str>,
+    /// The pattern that finds them, when it is not the one given.
+    pub pattern: Option<String>,
+    /// Up to 3 of them, absolute, in path order (lossily decoded: never an error).
+    #[serde(flatten, serialize_with = "crate::names::examples")]
+    pub examples: Vec<PathBuf>,
+    /// The call that shows them; null when the command line cannot be repeated.
+    pub call: Option<String>,
+    /// The same in one line.
+    pub message: String,
+}
+
 /// A page of `quill glob`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +67,8 @@ pub(crate) struct GlobReport {
     pub offset: usize,
     #[serde(flatten)]
     pub walk: WalkSummary,
+    /// Why the answer is empty or short, when the second look found a reason; else null.
+    pub why: Option<Why>,
     /// Text output: NUL-separated (`-0`).
     #[serde(skip)]
     pub null: bool,
@@ -107,6 +136,8 @@ pub(crate) struct SearchResult {
     /// PATHs named among others that do not exist (the others were searched; exit 2).
     #[serde(flatten, serialize_with = "crate::names::missing_paths")]
     pub missing_paths: Vec<PathBuf>,
+    /// Why nothing matched, when the second look found matches the filters hid; else null.
+    pub why: Option<Why>,
     /// Their `not_found` errors, which text output prints after the results.
     #[serde(skip)]
     pub missing: Vec<crate::error::Error>,

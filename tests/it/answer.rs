@@ -142,6 +142,23 @@ pub struct Glob {
     pub walk_incomplete: bool,
     pub unreadable_directories: Vec<String>,
     pub unreadable_files: Vec<String>,
+    #[serde(deserialize_with = "present")]
+    pub why: Option<Why>,
+}
+
+/// Why a glob or grep answer is empty or short.
+#[derive(Debug, Deserialize)]
+pub struct Why {
+    pub reason: String,
+    pub count: u64,
+    pub complete: bool,
+    pub flags: Vec<String>,
+    #[serde(deserialize_with = "present")]
+    pub pattern: Option<String>,
+    pub examples: Vec<String>,
+    #[serde(deserialize_with = "present")]
+    pub call: Option<String>,
+    pub message: String,
 }
 
 /// A grep search; `matches`, `files` or `counts` by `mode`.
@@ -170,6 +187,8 @@ pub struct Grep {
     pub unreadable_files: Vec<String>,
     /// PATHs named among others that do not exist (exit 2).
     pub missing_paths: Vec<String>,
+    #[serde(deserialize_with = "present")]
+    pub why: Option<Why>,
 }
 
 impl Grep {

@@ -292,8 +292,12 @@ fn glob_text_is_relative_nul_separated_with_a_truncation_note() {
     env.text(&["glob", "**/*.rs", "-0", "--sort", "path"])
         .ok()
         .assert_stdout("src/lib.rs\0src/main.rs\0src/util/mod.rs\0top.rs\0")
-        // no note when everything was shown
-        .assert_stderr("");
+        // no page note when everything was shown; what the filters hid is said
+        .assert_stderr(
+            "quill: 4 files; 2 more in ignored or hidden paths match (.hidden/secret.rs, \
+             build/out.rs) — add --no-ignore --hidden: \
+             `quill glob '**/*.rs' -0 --sort path --no-ignore --hidden`\n",
+        );
     // A PATH argument: every file is shown below it as typed (as fd and rg do).
     env.cmd(["glob", "**/*.rs", "..", "--sort", "path"])
         .current_dir(env.path("src"))

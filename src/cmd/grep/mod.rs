@@ -19,6 +19,7 @@ use grep_searcher::{BinaryDetection, SearcherBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
 
+use crate::call::shell_word;
 use crate::cli::{GrepArgs, GrepMode};
 use crate::error::{Error, Result};
 use crate::output::Format;
@@ -198,11 +199,13 @@ fn overrides(s: &Settings, globs: &[String]) -> Result<Option<Override>> {
         ob.add(g).map_err(|e| Error::InvalidPattern {
             message: format!("--glob {g}: {e}"),
             position: None,
+            fix: Some(crate::cmd::glob::GLOB_SYNTAX.into()),
         })?;
     }
     ob.build().map(Some).map_err(|e| Error::InvalidPattern {
         message: e.to_string(),
         position: None,
+        fix: Some(crate::cmd::glob::GLOB_SYNTAX.into()),
     })
 }
 
@@ -270,6 +273,8 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
     if q.stdin {
         worker::search_stdin(&shared);
     }
+    // Kept for the second look of an empty answer (`why`).
+    let selection = (q.overrides.clone(), q.types.clone());
     if !q.targets.is_empty() {
         let mut walker = walk::builder(&q.targets, &q.walk, s.root.as_ref());
         if let Some(o) = q.overrides {
@@ -312,6 +317,24 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         GrepMode::Content => files.iter().map(|f| f.count as usize).sum(),
         _ => files.len(),
     };
+    let why = if total == 0 {
+        let walked = crate::why::Walked {
+            paths: &q.targets,
+            opts: q.walk,
+            root: s.root.as_ref(),
+            overrides: selection.0,
+            types: selection.1,
+        };
+        let argv = crate::call::argv();
+        let line = crate::why::Line {
+            cwd: &s.cwd,
+            argv: &argv,
+        };
+        let noun = if content { "matches" } else { "files" };
+        crate::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line)
+    } else {
+        None
+    };
     let (start, end, next_offset) = walk::page(total, q.offset, q.limit);
     let mut result = SearchResult {
         mode: match q.mode {
@@ -330,6 +353,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         skipped_binary: shared.skipped_binary.into_inner(),
         walk: shared.problems.finish(&s.warnings),
         missing_paths,
+        why,
         missing: q.missing,
     };
     match q.mode {
@@ -403,6 +427,19 @@ fn build_matcher(patterns: &[String], args: &GrepArgs) -> Result<RegexMatcher> {
         b.line_terminator(Some(b'\n'));
     }
     b.build_many(patterns).map_err(|e| {
+        if !args.multiline && first_line(&e).contains(r#""\n""#) {
+            // A line break, typed or as `\n`: -F does not help, -U does.
+            let fix = match crate::call::with_flags(&crate::call::argv(), &["-U"]) {
+                Some(call) => format!("add -U to let a match span lines: `{call}`"),
+                None => "add -U (--multiline) to let a match span lines".into(),
+            };
+            return Error::InvalidPattern {
+                message: "the pattern matches a line break, and a match spans lines only with -U"
+                    .into(),
+                position: None,
+                fix: Some(fix),
+            };
+        }
         // The pattern the parser rejects (with several, the first such one).
         let bad = (!args.fixed_strings)
             .then(|| {
@@ -421,6 +458,7 @@ fn build_matcher(patterns: &[String], args: &GrepArgs) -> Result<RegexMatcher> {
         Error::InvalidPattern {
             message,
             position: bad.map(|(_, at)| at),
+            fix: None,
         }
     })
 }
@@ -478,18 +516,6 @@ fn foreign_flags(args: &GrepArgs) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// `s` quoted for a POSIX shell when it needs to be.
-fn shell_word(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 /// The 1-based character position of a syntax error in `pattern`, when the parser names one.
@@ -553,7 +579,9 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
         }
         let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
         if !r.exists {
-            t.missing.push(crate::paths::not_found(r.requested));
+            let mut e = crate::paths::not_found(r.requested);
+            crate::missing::explain(s, "grep", &mut e);
+            t.missing.push(e);
             continue;
         }
         if !several && r.target.is_dir() {

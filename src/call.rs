@@ -1,0 +1,107 @@
+//! The calls hints are made of: this run's own command line with a word replaced or flags
+//! added, quoted for a POSIX shell so it can be pasted as it is — or nothing when a word is
+//! not text, holds a line break, or the line is too long to be a hint.
+
+use std::ffi::{OsStr, OsString};
+
+/// The longest call a hint writes out.
+const MAX_CALL: usize = 240;
+
+/// This run's command line.
+pub(crate) fn argv() -> Vec<OsString> {
+    std::env::args_os().collect()
+}
+
+/// `quill` followed by `words` (the command line after the program's name), quoted.
+pub(crate) fn render<'a>(words: impl IntoIterator<Item = &'a OsStr>) -> Option<String> {
+    let mut out = String::from("quill");
+    for w in words {
+        let w = w.to_str().filter(|w| !w.contains('\n'))?;
+        out.push(' ');
+        out.push_str(&shell_word(w));
+    }
+    (out.len() <= MAX_CALL).then_some(out)
+}
+
+/// `argv` with `flags` added: before a `--` that ends the options, else at the end.
+pub(crate) fn with_flags(argv: &[OsString], flags: &[&str]) -> Option<String> {
+    let mut words: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
+    let at = words.iter().position(|w| *w == "--").unwrap_or(words.len());
+    for (i, f) in flags.iter().enumerate() {
+        words.insert(at + i, OsStr::new(f));
+    }
+    render(words)
+}
+
+/// `argv` with word `index` replaced by `word`.
+pub(crate) fn replaced(argv: &[OsString], index: usize, word: &OsStr) -> Option<String> {
+    render(
+        argv.iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, w)| if i == index { word } else { w.as_os_str() }),
+    )
+}
+
+/// `s` as one POSIX shell word: as it is when that is safe, else single-quoted.
+pub(crate) fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `name` with globset's special characters escaped.
+pub(crate) fn glob_escape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if "*?[]{}\\".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn words_and_globs_are_quoted() {
+        assert_eq!(shell_word("src/a.rs"), "src/a.rs");
+        assert_eq!(shell_word("--limit=5"), "--limit=5");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(glob_escape("[id].tsx"), "\\[id\\].tsx");
+    }
+
+    #[test]
+    fn calls_are_the_command_line_changed() {
+        let a = args(&["/bin/quill", "grep", "-e", "x y", "--", "-p"]);
+        assert_eq!(
+            with_flags(&a, &["--hidden"]).unwrap(),
+            "quill grep -e 'x y' --hidden -- -p"
+        );
+        let a = args(&["q", "glob", "*.rs"]);
+        assert_eq!(
+            with_flags(&a, &["--no-ignore", "--hidden"]).unwrap(),
+            "quill glob '*.rs' --no-ignore --hidden"
+        );
+        assert_eq!(
+            replaced(&a, 2, OsStr::new("**/*.rs")).unwrap(),
+            "quill glob '**/*.rs'"
+        );
+        assert_eq!(render([OsStr::new("a\nb")]), None);
+        assert_eq!(render([OsStr::new(&"x".repeat(300))]), None);
+    }
+}
