@@ -233,11 +233,13 @@ Examples:
   quill read src/lib.rs --offset 2001         # the next page
   quill read big.log --offset 100 --limit 20  # 20 lines from line 100
   quill --json read notes.ipynb               # notebook cells as text
-  quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)";
+  quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)
+  quill read src                              # a directory: two levels, paged
+  quill read old.txt --encoding windows-1251  # instead of the detected encoding";
 
 #[derive(Debug, Args)]
 pub(crate) struct ReadArgs {
-    /// The file to read.
+    /// The file (or directory) to read.
     pub path: PathBuf,
     /// First line to show (1-based).
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -257,6 +259,16 @@ pub(crate) struct ReadArgs {
     /// Include an image's bytes as base64 `data` (up to 5 MiB).
     #[arg(long)]
     pub inline_image: bool,
+    /// Decode text in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of
+    /// detecting it.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
+    /// A directory: list hidden entries too.
+    #[arg(long)]
+    pub hidden: bool,
+    /// A directory: list what .gitignore, .ignore and .git/info/exclude leave out.
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 const WRITE_EXAMPLES: &str = "\
@@ -332,6 +344,10 @@ pub(crate) struct EditArgs {
     /// Refuse files larger than this.
     #[arg(long, value_name = "N", default_value_t = 64 * 1024 * 1024)]
     pub max_file_bytes: u64,
+    /// Edit the file in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of
+    /// the detected one.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,

@@ -174,14 +174,24 @@ pub enum Error {
         size: u64,
         limit: u64,
     },
-    #[error("line {line} of {} is {bytes} bytes, more than the page budget of {budget} bytes", path.display())]
+    #[error("{}", line_too_long(path, *line, *bytes, *line_bytes, *budget, *max_line_chars, *cut))]
     LineTooLong {
         #[serde(serialize_with = "lossy")]
         path: PathBuf,
         line: u64,
+        /// The `--max-bytes` that shows the line as it is displayed now (cut or whole).
         bytes: u64,
+        /// The line's real size in the file, terminator included.
+        line_bytes: u64,
         #[serde(rename = "maxBytes")]
         budget: u64,
+        max_line_chars: u64,
+        /// The display cut the line (`--max-line-chars`).
+        #[serde(skip)]
+        cut: bool,
+        /// The `--encoding` the read named (the hint's call names it again).
+        #[serde(skip)]
+        encoding: Option<&'static str>,
     },
     #[error("{message}")]
     Encoding {
@@ -189,6 +199,14 @@ pub enum Error {
         path: PathBuf,
         #[serde(skip)]
         message: String,
+        /// The file's encoding, when a character of the new text has no bytes in it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encoding: Option<&'static str>,
+        /// That character, and its code point (`U+0416`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code_point: Option<String>,
     },
     #[error("nothing to undo for {} in session '{session}'", path.display())]
     NothingToUndo {
@@ -334,6 +352,17 @@ impl Error {
                 fix: Some(fix.into()),
                 ..UsageDetail::default()
             }),
+        }
+    }
+
+    /// An `encoding` error without a character to name.
+    pub fn encoding(path: &Path, message: impl Into<String>) -> Error {
+        Error::Encoding {
+            path: path.to_path_buf(),
+            message: message.into(),
+            encoding: None,
+            character: None,
+            code_point: None,
         }
     }
 
@@ -511,8 +540,44 @@ impl Error {
             Error::FileTooLarge { .. } => {
                 "edit takes --max-file-bytes to raise its limit; read decodes UTF-16 files and notebooks whole only up to 64 MiB".into()
             }
-            Error::LineTooLong { bytes, .. } => format!(
-                "raise --max-bytes above {bytes}, or lower --max-line-chars so long lines are cut in the display"
+            Error::LineTooLong {
+                path,
+                line,
+                bytes,
+                max_line_chars,
+                cut,
+                encoding,
+                ..
+            } => {
+                let mut call = format!("quill read {}", stdin_or(path));
+                if let Some(name) = encoding {
+                    call.push_str(&format!(" --encoding {name}"));
+                }
+                if *line > 1 {
+                    call.push_str(&format!(" --offset {line}"));
+                }
+                if *cut || *max_line_chars == 0 {
+                    call.push_str(&format!(" --max-line-chars {max_line_chars}"));
+                }
+                call.push_str(&format!(" --max-bytes {bytes}"));
+                if *cut {
+                    format!("`{call}` shows it cut to {max_line_chars} characters")
+                } else if *max_line_chars == 0 {
+                    format!(
+                        "`{call}` shows it whole; without --max-line-chars 0 long lines are cut to 2000 characters"
+                    )
+                } else {
+                    format!("`{call}` shows it whole")
+                }
+            }
+            Error::Encoding {
+                path,
+                encoding: Some(encoding),
+                character: Some(_),
+                ..
+            } => format!(
+                "use characters {encoding} has, or convert the file to UTF-8 first: `iconv -f {encoding} -t utf-8 {p} | quill write {p} --from -`",
+                p = shell_quote(path)
             ),
             Error::Encoding { .. } => {
                 "`old` and `new` must not contain U+FFFD (�) from a lossy read; match only the valid text around the invalid bytes".into()
@@ -549,6 +614,38 @@ impl Error {
             Error::Interrupted => "nothing was changed; run the command again".into(),
             Error::InvalidArgument { .. } => return None,
         })
+    }
+}
+
+/// `line_too_long`'s message: the line's real size, and what the display made of it.
+fn line_too_long(
+    path: &Path,
+    line: u64,
+    bytes: u64,
+    line_bytes: u64,
+    budget: u64,
+    max_line_chars: u64,
+    cut: bool,
+) -> String {
+    let shown = if cut {
+        format!("; cut to {max_line_chars} characters it still takes {bytes} bytes,")
+    } else if bytes != line_bytes {
+        format!(" ({bytes} bytes as shown),")
+    } else {
+        ",".into()
+    };
+    format!(
+        "line {line} of {} is {line_bytes} bytes{shown} more than the page budget of {budget} bytes",
+        path.display()
+    )
+}
+
+/// The path a `quill read` hint names: `-` for standard input.
+fn stdin_or(path: &Path) -> String {
+    if path == Path::new("<stdin>") {
+        "-".into()
+    } else {
+        shell_quote(path)
     }
 }
 
@@ -710,11 +807,18 @@ mod tests {
                 path: p(),
                 line: 1,
                 bytes: 100,
+                line_bytes: 100,
                 budget: 50,
+                max_line_chars: 0,
+                cut: false,
+                encoding: None,
             },
             Error::Encoding {
                 path: p(),
                 message: "not UTF-16".into(),
+                encoding: None,
+                character: None,
+                code_point: None,
             },
             Error::NothingToUndo {
                 path: p(),
@@ -795,6 +899,8 @@ mod tests {
         assert_eq!(field("outside_root", "path"), "/w/a b.txt");
         assert_eq!(field("outside_root", "target"), "/etc/passwd");
         assert_eq!(field("line_too_long", "maxBytes"), 50);
+        assert_eq!(field("line_too_long", "lineBytes"), 100);
+        assert_eq!(field("line_too_long", "maxLineChars"), 0);
         assert_eq!(field("io", "operation"), "read");
         assert_eq!(field("irregular_file", "fileType"), "FIFO");
         assert_eq!(field("edit_no_match", "reason"), "whitespace");
