@@ -256,14 +256,34 @@ impl Sides<'_> {
     }
 
     /// How many of the bytes `ob` start with the characters `chars`: one byte a character in
-    /// a single-byte encoding; else the characters encoded, which must be what the bytes hold.
+    /// a single-byte encoding; else the bytes that decode to exactly those characters, fed one
+    /// at a time (a character is out once its last byte is in). `None` when no prefix of the
+    /// bytes decodes to them.
     fn byte_len(&self, chars: &[char], ob: &[u8]) -> Option<usize> {
         if self.codec.is_single_byte() {
             return (chars.len() <= ob.len()).then_some(chars.len());
         }
-        let text: String = chars.iter().collect();
-        let bytes = encode(self.codec, &text).ok()?;
-        ob.starts_with(&bytes).then_some(bytes.len())
+        if chars.is_empty() {
+            return Some(0);
+        }
+        let mut decoder = self.codec.new_decoder_without_bom_handling();
+        let mut got = String::new();
+        let mut count = 0;
+        for (k, byte) in ob.iter().enumerate() {
+            let before = got.len();
+            got.reserve(decoder.max_utf8_buffer_length(1).unwrap_or(16).max(16));
+            let (_, read, _) =
+                decoder.decode_to_string(std::slice::from_ref(byte), &mut got, false);
+            if read != 1 {
+                return None;
+            }
+            count += got[before..].chars().count();
+            if count >= chars.len() {
+                let same = count == chars.len() && got.chars().eq(chars.iter().copied());
+                return same.then_some(k + 1);
+            }
+        }
+        None
     }
 }
 
@@ -401,14 +421,22 @@ mod tests {
             let bytes = reencode(codec, &old, &text, &new).unwrap();
             assert_eq!(bytes, encode(codec, &new).unwrap(), "{}", codec.name());
         }
-        // A bad byte on the changed line, in a multibyte encoding: refused, never guessed.
+        // A bad byte on the changed line, in a multibyte encoding, is kept too.
         let mut old = encode(SHIFT_JIS, "日本\n").unwrap();
         old.insert(0, 0xFD);
         let (text, lossy) = decode(&old, SHIFT_JIS);
         assert!(lossy);
         let new = text.replace('本', "語");
+        let mut want = encode(SHIFT_JIS, "日語\n").unwrap();
+        want.insert(0, 0xFD);
+        assert_eq!(reencode(SHIFT_JIS, &old, &text, &new), Ok(want));
+        // A change between a bad lead byte and the ASCII byte after it (which the decoder
+        // reads again, so both characters come out of one byte): refused, never guessed.
+        let old = b"\x81 x\n";
+        let (text, _) = decode(old, SHIFT_JIS);
+        assert_eq!(text, "\u{FFFD} x\n");
         assert_eq!(
-            reencode(SHIFT_JIS, &old, &text, &new),
+            reencode(SHIFT_JIS, old, &text, "\u{FFFD}Z x\n"),
             Err(EncodeError::Unplaceable { line: 1 })
         );
     }

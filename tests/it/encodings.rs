@@ -276,3 +276,30 @@ fn legacy_text_after_a_long_ascii_start_is_detected_by_read_and_edit() {
     want.extend(cp1251(&tail.replace("мир", "свет")));
     env.assert_file("big.txt", &want);
 }
+
+/// Shift_JIS has two byte pairs for some characters (ⅰ is 0xEEEF and 0xFA40; an encoder
+/// writes 0xFA40): an edit next to the other pair keeps it, because kept characters keep
+/// their bytes rather than being encoded again.
+#[test]
+fn a_character_with_two_byte_forms_keeps_the_one_the_file_has() {
+    let env = TestEnv::new();
+    // "ⅰ abc\n日本\n" with ⅰ as 0xEEEF; 日 0x93FA, 本 0x967B.
+    let old = b"\xee\xef abc\n\x93\xfa\x96\x7b\n";
+    env.write("j.txt", old);
+    let named = ["--encoding", "shift_jis"];
+    let r = env
+        .json(&[&["read", "j.txt"][..], &named].concat())
+        .ok()
+        .read();
+    assert_eq!(r.content, "ⅰ abc\n日本\n");
+    assert_eq!(r.encoding.as_deref(), Some("Shift_JIS"));
+    env.json(
+        &[
+            &["edit", "j.txt", "--old", "abc\n日本", "--new", "xyz\n日本"][..],
+            &named,
+        ]
+        .concat(),
+    )
+    .ok();
+    env.assert_file("j.txt", b"\xee\xef xyz\n\x93\xfa\x96\x7b\n");
+}
