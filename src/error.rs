@@ -534,7 +534,10 @@ impl Error {
             Error::Symlink { .. } => "name the link's target instead".into(),
             Error::IrregularFile { .. } => "quill only reads and writes regular files".into(),
             Error::IsDirectory { path } => {
-                format!("list it with `quill glob '*' {}`", shell_quote(path))
+                format!(
+                    "name a file in it; `quill read {}` lists them",
+                    shell_quote(path)
+                )
             }
             Error::BinaryFile { .. } => "quill shows text, images, PDFs and notebooks only".into(),
             Error::FileTooLarge { .. } => {

@@ -162,8 +162,14 @@ fn write_and_edit_of_a_directory_stay_is_directory() {
     let env = TestEnv::new();
     project(&env);
     env.json(&["read", "src"]).ok();
-    env.json(&["write", "src", "--content", "x"])
-        .err("is_directory", 3);
+    let e = env
+        .json(&["write", "src", "--content", "x"])
+        .err("is_directory", 3)
+        .failure()
+        .error;
+    let call = suggested_call(e.hint.as_deref().unwrap());
+    assert_eq!(call, format!("quill read {}", env.path("src").display()));
+    assert_eq!(env.shell(&call).ok().stdout.lines().count(), 4);
     env.json(&["edit", "src", "--old", "a", "--new", "b"])
         .err("is_directory", 3);
     assert!(env.path("src").is_dir());
