@@ -258,6 +258,65 @@ mod tests {
         assert_eq!(decode_utf16(b"", true), (String::new(), false));
     }
 
+    #[test]
+    fn encoding_names_and_what_they_force() {
+        use encoding_rs::{UTF_8, UTF_16LE, WINDOWS_1251, WINDOWS_1252};
+        assert_eq!(parse_label("CP1251"), Ok(WINDOWS_1251));
+        assert_eq!(parse_label(" latin1 "), Ok(WINDOWS_1252));
+        assert!(
+            parse_label("klingon")
+                .unwrap_err()
+                .contains("not an encoding name")
+        );
+        assert!(
+            parse_label("iso-2022-jp")
+                .unwrap_err()
+                .contains("does not read or edit")
+        );
+        assert!(parse_label("iso-2022-kr").is_err()); // the replacement encoding
+        assert_eq!(forced(UTF_8, b"\xef\xbb\xbfx"), Ok(Encoding::Utf8Bom));
+        assert_eq!(forced(UTF_8, b"x"), Ok(Encoding::Utf8));
+        assert_eq!(forced(UTF_16LE, b"\xff\xfex\0"), Ok(Encoding::Utf16Le));
+        assert!(
+            forced(UTF_16LE, b"x\0")
+                .unwrap_err()
+                .contains("byte order mark")
+        );
+        assert_eq!(
+            forced(WINDOWS_1251, b"\xef\xbb\xbf"),
+            Ok(Encoding::Legacy(WINDOWS_1251))
+        );
+        assert_eq!(Encoding::Legacy(WINDOWS_1251).as_str(), "windows-1251");
+        assert!(!Encoding::Legacy(WINDOWS_1251).has_bom());
+    }
+
+    #[test]
+    fn the_encoding_of_a_text() {
+        use encoding_rs::{KOI8_R, WINDOWS_1252};
+        let latin = b"caf\xe9 cr\xe8me br\xfbl\xe9e\n";
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, None),
+            Ok((Encoding::Legacy(WINDOWS_1252), true))
+        );
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, Some(KOI8_R)),
+            Ok((Encoding::Legacy(KOI8_R), false))
+        );
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, Some(encoding_rs::UTF_8)),
+            Ok((Encoding::Utf8, false))
+        );
+        // A BOM decides; valid UTF-8 is UTF-8.
+        assert_eq!(
+            of_text(b"\xef\xbb\xbfcaf\xe9", Encoding::Utf8Bom, None),
+            Ok((Encoding::Utf8Bom, false))
+        );
+        assert_eq!(
+            of_text("café".as_bytes(), Encoding::Utf8, None),
+            Ok((Encoding::Utf8, false))
+        );
+    }
+
     proptest! {
         #[test]
         fn utf16_round_trips(text in ".*", big_endian in any::<bool>()) {

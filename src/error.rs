@@ -984,6 +984,74 @@ mod tests {
     }
 
     #[test]
+    fn a_line_too_long_hint_is_the_call_that_shows_it() {
+        let e = |line, bytes, line_bytes, max_line_chars, cut, encoding, path: &str| {
+            Error::LineTooLong {
+                path: PathBuf::from(path),
+                line,
+                bytes,
+                line_bytes,
+                budget: 100,
+                max_line_chars,
+                cut,
+                encoding,
+            }
+        };
+        let whole = e(1, 500, 500, 0, false, None, "/w/a b.js");
+        assert_eq!(
+            whole.to_string(),
+            "line 1 of /w/a b.js is 500 bytes, more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            whole.hint().unwrap(),
+            "`quill read '/w/a b.js' --max-line-chars 0 --max-bytes 500` shows it whole; without --max-line-chars 0 long lines are cut to 2000 characters"
+        );
+        let cut = e(7, 140, 9000, 120, true, Some("windows-1251"), "/w/x");
+        assert_eq!(
+            cut.to_string(),
+            "line 7 of /w/x is 9000 bytes; cut to 120 characters it still takes 140 bytes, more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            cut.hint().unwrap(),
+            "`quill read /w/x --encoding windows-1251 --offset 7 --max-line-chars 120 --max-bytes 140` shows it cut to 120 characters"
+        );
+        let short = e(2, 300, 200, 2000, false, None, "<stdin>");
+        assert_eq!(
+            short.to_string(),
+            "line 2 of <stdin> is 200 bytes (300 bytes as shown), more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            short.hint().unwrap(),
+            "`quill read - --offset 2 --max-bytes 300` shows it whole"
+        );
+    }
+
+    #[test]
+    fn an_unencodable_character_hints_at_the_conversion() {
+        let e = Error::Encoding {
+            path: PathBuf::from("/w/f.txt"),
+            message: "no Ж".into(),
+            encoding: Some("windows-1252"),
+            character: Some("Ж".into()),
+            code_point: Some("U+0416".into()),
+        };
+        assert_eq!(
+            e.hint().unwrap(),
+            "use characters windows-1252 has, or convert the file to UTF-8 first: `iconv -f windows-1252 -t utf-8 /w/f.txt | quill write /w/f.txt --from -`"
+        );
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(json["codePoint"], "U+0416");
+        let plain = serde_json::to_value(Error::encoding(Path::new("/w"), "x")).unwrap();
+        assert!(plain.get("encoding").is_none() && plain.get("character").is_none());
+        assert!(
+            Error::encoding(Path::new("/w"), "x")
+                .hint()
+                .unwrap()
+                .contains("U+FFFD")
+        );
+    }
+
+    #[test]
     fn hints_quote_paths_for_the_shell() {
         assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
         assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
