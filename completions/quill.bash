@@ -190,7 +190,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__edit)
-            opts="-h -V --old --new --old-file --new-file --edits --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --old --new --old-file --new-file --edits --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --encoding --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -225,6 +225,10 @@ _quill() {
                     return 0
                     ;;
                 --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -680,7 +684,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__read)
-            opts="-h -V --offset --limit --max-bytes --max-line-chars --pages --inline-image --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --offset --limit --max-bytes --max-line-chars --pages --inline-image --encoding --hidden --no-ignore --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -703,6 +707,10 @@ _quill() {
                     return 0
                     ;;
                 --pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

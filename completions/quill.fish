@@ -53,6 +53,7 @@ complete -c quill -n "__fish_quill_using_subcommand read" -l limit -d 'Most line
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-bytes -d 'Byte budget of the page; the page ends before the line that would pass it' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-line-chars -d 'Cut longer lines in the display (0 = no cap)' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l pages -d 'PDF pages to show, e.g. 3 or 2-5 [default: all, up to 20]' -r
+complete -c quill -n "__fish_quill_using_subcommand read" -l encoding -d 'Decode text in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of detecting it' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
 complete -c quill -n "__fish_quill_using_subcommand read" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
@@ -61,6 +62,8 @@ complete -c quill -n "__fish_quill_using_subcommand read" -l color -d 'When to c
 always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand read" -l inline-image -d 'Include an image\'s bytes as base64 `data` (up to 5 MiB)'
+complete -c quill -n "__fish_quill_using_subcommand read" -l hidden -d 'A directory: list hidden entries too'
+complete -c quill -n "__fish_quill_using_subcommand read" -l no-ignore -d 'A directory: list what .gitignore, .ignore and .git/info/exclude leave out'
 complete -c quill -n "__fish_quill_using_subcommand read" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand read" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand read" -l read-only -d 'Refuse every change (read_only)'
@@ -97,6 +100,7 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l edits -d 'A JSON ar
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-count -d 'Fail unless exactly N occurrences are found' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-sha256 -d 'Edit only this version (stands in for a read baseline)' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l max-file-bytes -d 'Refuse files larger than this' -r
+complete -c quill -n "__fish_quill_using_subcommand edit" -l encoding -d 'Edit the file in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of the detected one' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
 complete -c quill -n "__fish_quill_using_subcommand edit" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F

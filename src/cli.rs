@@ -271,11 +271,13 @@ Examples:
   quill read src/lib.rs --offset 2001         # the next page
   quill read big.log --offset 100 --limit 20  # 20 lines from line 100
   quill --json read notes.ipynb               # notebook cells as text
-  quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)";
+  quill read paper.pdf --pages 1-3            # needs pdftotext (poppler-utils)
+  quill read src                              # a directory: two levels, paged
+  quill read old.txt --encoding windows-1251  # instead of the detected encoding";
 
 #[derive(Debug, Args)]
 pub(crate) struct ReadArgs {
-    /// The file to read.
+    /// The file (or directory) to read.
     pub path: PathBuf,
     /// First line to show (1-based).
     #[arg(long, value_name = "N", default_value_t = 1, aliases = ["start-line", "start_line", "line"])]
@@ -301,6 +303,16 @@ pub(crate) struct ReadArgs {
     /// Hidden `--view-range A,B` (other tools' vocabulary): the first and last line.
     #[arg(skip)]
     pub view_range: Option<String>,
+    /// Decode text in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of
+    /// detecting it.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
+    /// A directory: list hidden entries too.
+    #[arg(long)]
+    pub hidden: bool,
+    /// A directory: list what .gitignore, .ignore and .git/info/exclude leave out.
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 const WRITE_EXAMPLES: &str = "\
@@ -410,6 +422,10 @@ pub(crate) struct EditArgs {
     /// file do not have.
     #[arg(long)]
     pub allow_placeholder: bool,
+    /// Edit the file in this encoding (windows-1251, latin1, shift_jis, utf-8, …) instead of
+    /// the detected one.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,

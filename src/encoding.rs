@@ -1,9 +1,12 @@
 //! Text encodings of file content: the `Encoding` a file is read and written back in, its byte
 //! order mark (recognising one at the start of a file, and the bytes to strip before decoding
-//! and to write back before re-encoded content), and the UTF-16 LE/BE codec. Legacy encodings
-//! belong here too. It owns only conversions between bytes and text: it never opens a file,
-//! never decides whether a file is text (that is `sniff`), and never panics on any input —
+//! and to write back before re-encoded content), the UTF-16 LE/BE codec, and legacy encodings
+//! (`--encoding NAME`, or detected with chardetng for a file that is not UTF-8; their codec is
+//! `legacy`). It owns only conversions between bytes and text: it never opens a file, never
+//! decides whether a file is text (that is `sniff`), and never panics on any input —
 //! malformed input decodes lossily and says so.
+
+pub mod legacy;
 
 /// The text encodings `quill read` decodes. UTF-16 is recognised only with a BOM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,6 +15,8 @@ pub enum Encoding {
     Utf8Bom,
     Utf16Le,
     Utf16Be,
+    /// A legacy (WHATWG) encoding: never UTF-8, UTF-16 or the replacement encoding. No BOM.
+    Legacy(&'static encoding_rs::Encoding),
 }
 
 impl Encoding {
@@ -21,6 +26,7 @@ impl Encoding {
             Encoding::Utf8 | Encoding::Utf8Bom => "utf-8",
             Encoding::Utf16Le => "utf-16le",
             Encoding::Utf16Be => "utf-16be",
+            Encoding::Legacy(e) => e.name(),
         }
     }
 
@@ -33,7 +39,7 @@ impl Encoding {
     /// decoding, write them back before re-encoded content.
     pub fn bom(self) -> &'static [u8] {
         match self {
-            Encoding::Utf8 => &[],
+            Encoding::Utf8 | Encoding::Legacy(_) => &[],
             Encoding::Utf8Bom => &[0xEF, 0xBB, 0xBF],
             Encoding::Utf16Le => &[0xFF, 0xFE],
             Encoding::Utf16Be => &[0xFE, 0xFF],
@@ -48,6 +54,73 @@ impl Encoding {
             .into_iter()
             .find(|encoding| prefix.starts_with(encoding.bom()))
     }
+}
+
+/// `--encoding NAME`: any WHATWG label, case-insensitive (`windows-1251`, `cp1251`, `latin1`
+/// — which the web reads as windows-1252 —, `koi8-r`, `shift_jis`, `gbk`, `utf-8`, …).
+pub fn parse_label(name: &str) -> Result<&'static encoding_rs::Encoding, String> {
+    match encoding_rs::Encoding::for_label(name.trim().as_bytes()) {
+        Some(codec) if codec != encoding_rs::REPLACEMENT && codec != encoding_rs::ISO_2022_JP => {
+            Ok(codec)
+        }
+        Some(codec) => Err(format!(
+            "--encoding {name}: quill does not read or edit {}",
+            codec.name()
+        )),
+        None => Err(format!(
+            "--encoding {name}: not an encoding name; try windows-1251, windows-1252 (latin1), iso-8859-2, koi8-r, shift_jis, gbk, big5 or utf-8"
+        )),
+    }
+}
+
+/// The encoding a text file is read and edited in, from its whole `bytes` and what `sniff`
+/// said (`sniffed`, by its BOM): `--encoding` when given (UTF-16 only with its BOM), else the
+/// BOM's, else UTF-8 when the bytes are valid UTF-8, else a detected legacy encoding, else
+/// UTF-8 (shown lossily, edited where `old` matches its bytes). The flag says whether the
+/// encoding was detected (not named by a BOM or `--encoding`).
+pub fn of_text(
+    bytes: &[u8],
+    sniffed: Encoding,
+    forced: Option<&'static encoding_rs::Encoding>,
+) -> Result<(Encoding, bool), String> {
+    if let Some(codec) = forced {
+        return self::forced(codec, bytes).map(|e| (e, false));
+    }
+    if sniffed != Encoding::Utf8 {
+        return Ok((sniffed, false));
+    }
+    Ok(match legacy::detect(bytes) {
+        Some(codec) => (Encoding::Legacy(codec), true),
+        None => (Encoding::Utf8, false),
+    })
+}
+
+/// What `--encoding` means for a file that starts with `prefix`.
+pub fn forced(codec: &'static encoding_rs::Encoding, prefix: &[u8]) -> Result<Encoding, String> {
+    let bom = Encoding::from_bom(prefix);
+    if codec == encoding_rs::UTF_8 {
+        return Ok(if bom == Some(Encoding::Utf8Bom) {
+            Encoding::Utf8Bom
+        } else {
+            Encoding::Utf8
+        });
+    }
+    for (utf16, ours) in [
+        (encoding_rs::UTF_16LE, Encoding::Utf16Le),
+        (encoding_rs::UTF_16BE, Encoding::Utf16Be),
+    ] {
+        if codec == utf16 {
+            return if bom == Some(ours) {
+                Ok(ours)
+            } else {
+                Err(format!(
+                    "--encoding {}: quill reads UTF-16 only with its byte order mark, which this file does not start with",
+                    codec.name()
+                ))
+            };
+        }
+    }
+    Ok(Encoding::Legacy(codec))
 }
 
 /// Whether `prefix` starts with a UTF-32 BOM (LE `FF FE 00 00`, BE `00 00 FE FF`). UTF-32 is
@@ -183,6 +256,65 @@ mod tests {
             ("a\u{fffd}".into(), true)
         );
         assert_eq!(decode_utf16(b"", true), (String::new(), false));
+    }
+
+    #[test]
+    fn encoding_names_and_what_they_force() {
+        use encoding_rs::{UTF_8, UTF_16LE, WINDOWS_1251, WINDOWS_1252};
+        assert_eq!(parse_label("CP1251"), Ok(WINDOWS_1251));
+        assert_eq!(parse_label(" latin1 "), Ok(WINDOWS_1252));
+        assert!(
+            parse_label("klingon")
+                .unwrap_err()
+                .contains("not an encoding name")
+        );
+        assert!(
+            parse_label("iso-2022-jp")
+                .unwrap_err()
+                .contains("does not read or edit")
+        );
+        assert!(parse_label("iso-2022-kr").is_err()); // the replacement encoding
+        assert_eq!(forced(UTF_8, b"\xef\xbb\xbfx"), Ok(Encoding::Utf8Bom));
+        assert_eq!(forced(UTF_8, b"x"), Ok(Encoding::Utf8));
+        assert_eq!(forced(UTF_16LE, b"\xff\xfex\0"), Ok(Encoding::Utf16Le));
+        assert!(
+            forced(UTF_16LE, b"x\0")
+                .unwrap_err()
+                .contains("byte order mark")
+        );
+        assert_eq!(
+            forced(WINDOWS_1251, b"\xef\xbb\xbf"),
+            Ok(Encoding::Legacy(WINDOWS_1251))
+        );
+        assert_eq!(Encoding::Legacy(WINDOWS_1251).as_str(), "windows-1251");
+        assert!(!Encoding::Legacy(WINDOWS_1251).has_bom());
+    }
+
+    #[test]
+    fn the_encoding_of_a_text() {
+        use encoding_rs::{KOI8_R, WINDOWS_1252};
+        let latin = b"caf\xe9 cr\xe8me br\xfbl\xe9e\n";
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, None),
+            Ok((Encoding::Legacy(WINDOWS_1252), true))
+        );
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, Some(KOI8_R)),
+            Ok((Encoding::Legacy(KOI8_R), false))
+        );
+        assert_eq!(
+            of_text(latin, Encoding::Utf8, Some(encoding_rs::UTF_8)),
+            Ok((Encoding::Utf8, false))
+        );
+        // A BOM decides; valid UTF-8 is UTF-8.
+        assert_eq!(
+            of_text(b"\xef\xbb\xbfcaf\xe9", Encoding::Utf8Bom, None),
+            Ok((Encoding::Utf8Bom, false))
+        );
+        assert_eq!(
+            of_text("café".as_bytes(), Encoding::Utf8, None),
+            Ok((Encoding::Utf8, false))
+        );
     }
 
     proptest! {

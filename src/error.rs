@@ -189,14 +189,24 @@ pub enum Error {
         size: u64,
         limit: u64,
     },
-    #[error("line {line} of {} is {bytes} bytes, more than the page budget of {budget} bytes", path.display())]
+    #[error("{}", line_too_long(path, *line, *bytes, *line_bytes, *budget, *max_line_chars, *cut))]
     LineTooLong {
         #[serde(flatten, serialize_with = "names::path")]
         path: PathBuf,
         line: u64,
+        /// The `--max-bytes` that shows the line as it is displayed now (cut or whole).
         bytes: u64,
+        /// The line's real size in the file, terminator included.
+        line_bytes: u64,
         #[serde(rename = "maxBytes")]
         budget: u64,
+        max_line_chars: u64,
+        /// The display cut the line (`--max-line-chars`).
+        #[serde(skip)]
+        cut: bool,
+        /// The `--encoding` the read named (the hint's call names it again).
+        #[serde(skip)]
+        encoding: Option<&'static str>,
     },
     #[error("{message}")]
     Encoding {
@@ -204,6 +214,14 @@ pub enum Error {
         path: PathBuf,
         #[serde(skip)]
         message: String,
+        /// The file's encoding, when a character of the new text has no bytes in it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encoding: Option<&'static str>,
+        /// That character, and its code point (`U+0416`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code_point: Option<String>,
     },
     #[error("nothing to undo for {} in session '{session}'", path.display())]
     NothingToUndo {
@@ -376,6 +394,17 @@ impl Error {
                 fix: Some(fix.into()),
                 ..UsageDetail::default()
             }),
+        }
+    }
+
+    /// An `encoding` error without a character to name.
+    pub fn encoding(path: &Path, message: impl Into<String>) -> Error {
+        Error::Encoding {
+            path: path.to_path_buf(),
+            message: message.into(),
+            encoding: None,
+            character: None,
+            code_point: None,
         }
     }
 
@@ -558,14 +587,53 @@ impl Error {
             Error::Symlink { .. } => "name the link's target instead".into(),
             Error::IrregularFile { .. } => "quill only reads and writes regular files".into(),
             Error::IsDirectory { path } => {
-                format!("list it with `quill glob '*' {}`", shell_quote(path))
+                format!(
+                    "name a file in it; `quill read {}` lists them",
+                    shell_quote(path)
+                )
             }
             Error::BinaryFile { .. } => "quill shows text, images, PDFs and notebooks only".into(),
             Error::FileTooLarge { .. } => {
                 "edit takes --max-file-bytes to raise its limit; read decodes UTF-16 files and notebooks whole only up to 64 MiB".into()
             }
-            Error::LineTooLong { bytes, .. } => format!(
-                "raise --max-bytes above {bytes}, or lower --max-line-chars so long lines are cut in the display"
+            Error::LineTooLong {
+                path,
+                line,
+                bytes,
+                max_line_chars,
+                cut,
+                encoding,
+                ..
+            } => {
+                let mut call = format!("quill read {}", stdin_or(path));
+                if let Some(name) = encoding {
+                    call.push_str(&format!(" --encoding {name}"));
+                }
+                if *line > 1 {
+                    call.push_str(&format!(" --offset {line}"));
+                }
+                if *cut || *max_line_chars == 0 {
+                    call.push_str(&format!(" --max-line-chars {max_line_chars}"));
+                }
+                call.push_str(&format!(" --max-bytes {bytes}"));
+                if *cut {
+                    format!("`{call}` shows it cut to {max_line_chars} characters")
+                } else if *max_line_chars == 0 {
+                    format!(
+                        "`{call}` shows it whole; without --max-line-chars 0 long lines are cut to 2000 characters"
+                    )
+                } else {
+                    format!("`{call}` shows it whole")
+                }
+            }
+            Error::Encoding {
+                path,
+                encoding: Some(encoding),
+                character: Some(_),
+                ..
+            } => format!(
+                "use characters {encoding} has, or convert the file to UTF-8 first: `iconv -f {encoding} -t utf-8 {p} | quill write {p} --from -`",
+                p = shell_quote(path)
             ),
             Error::Encoding { .. } => {
                 "`old` and `new` must not contain U+FFFD (�) from a lossy read; match only the valid text around the invalid bytes".into()
@@ -615,6 +683,38 @@ impl Error {
             Error::Interrupted => "nothing was changed; run the command again".into(),
             Error::InvalidArgument { fix, .. } => return fix.clone(),
         })
+    }
+}
+
+/// `line_too_long`'s message: the line's real size, and what the display made of it.
+fn line_too_long(
+    path: &Path,
+    line: u64,
+    bytes: u64,
+    line_bytes: u64,
+    budget: u64,
+    max_line_chars: u64,
+    cut: bool,
+) -> String {
+    let shown = if cut {
+        format!("; cut to {max_line_chars} characters it still takes {bytes} bytes,")
+    } else if bytes != line_bytes {
+        format!(" ({bytes} bytes as shown),")
+    } else {
+        ",".into()
+    };
+    format!(
+        "line {line} of {} is {line_bytes} bytes{shown} more than the page budget of {budget} bytes",
+        path.display()
+    )
+}
+
+/// The path a `quill read` hint names: `-` for standard input.
+fn stdin_or(path: &Path) -> String {
+    if path == Path::new("<stdin>") {
+        "-".into()
+    } else {
+        shell_quote(path)
     }
 }
 
@@ -835,11 +935,18 @@ mod tests {
                 path: p(),
                 line: 1,
                 bytes: 100,
+                line_bytes: 100,
                 budget: 50,
+                max_line_chars: 0,
+                cut: false,
+                encoding: None,
             },
             Error::Encoding {
                 path: p(),
                 message: "not UTF-16".into(),
+                encoding: None,
+                character: None,
+                code_point: None,
             },
             Error::NothingToUndo {
                 path: p(),
@@ -922,6 +1029,8 @@ mod tests {
         assert_eq!(field("outside_root", "path"), "/w/a b.txt");
         assert_eq!(field("outside_root", "target"), "/w/outside");
         assert_eq!(field("line_too_long", "maxBytes"), 50);
+        assert_eq!(field("line_too_long", "lineBytes"), 100);
+        assert_eq!(field("line_too_long", "maxLineChars"), 0);
         assert_eq!(field("io", "operation"), "read");
         assert_eq!(field("irregular_file", "fileType"), "FIFO");
         assert_eq!(field("edit_no_match", "reason"), "whitespace");
@@ -1030,6 +1139,74 @@ mod tests {
         assert_eq!(
             Error::usage("bad").hint().unwrap(),
             "run `quill --help` or `quill COMMAND --help`"
+        );
+    }
+
+    #[test]
+    fn a_line_too_long_hint_is_the_call_that_shows_it() {
+        let e = |line, bytes, line_bytes, max_line_chars, cut, encoding, path: &str| {
+            Error::LineTooLong {
+                path: PathBuf::from(path),
+                line,
+                bytes,
+                line_bytes,
+                budget: 100,
+                max_line_chars,
+                cut,
+                encoding,
+            }
+        };
+        let whole = e(1, 500, 500, 0, false, None, "/w/a b.js");
+        assert_eq!(
+            whole.to_string(),
+            "line 1 of /w/a b.js is 500 bytes, more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            whole.hint().unwrap(),
+            "`quill read '/w/a b.js' --max-line-chars 0 --max-bytes 500` shows it whole; without --max-line-chars 0 long lines are cut to 2000 characters"
+        );
+        let cut = e(7, 140, 9000, 120, true, Some("windows-1251"), "/w/x");
+        assert_eq!(
+            cut.to_string(),
+            "line 7 of /w/x is 9000 bytes; cut to 120 characters it still takes 140 bytes, more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            cut.hint().unwrap(),
+            "`quill read /w/x --encoding windows-1251 --offset 7 --max-line-chars 120 --max-bytes 140` shows it cut to 120 characters"
+        );
+        let short = e(2, 300, 200, 2000, false, None, "<stdin>");
+        assert_eq!(
+            short.to_string(),
+            "line 2 of <stdin> is 200 bytes (300 bytes as shown), more than the page budget of 100 bytes"
+        );
+        assert_eq!(
+            short.hint().unwrap(),
+            "`quill read - --offset 2 --max-bytes 300` shows it whole"
+        );
+    }
+
+    #[test]
+    fn an_unencodable_character_hints_at_the_conversion() {
+        let e = Error::Encoding {
+            path: PathBuf::from("/w/f.txt"),
+            message: "no Ж".into(),
+            encoding: Some("windows-1252"),
+            character: Some("Ж".into()),
+            code_point: Some("U+0416".into()),
+        };
+        assert_eq!(
+            e.hint().unwrap(),
+            "use characters windows-1252 has, or convert the file to UTF-8 first: `iconv -f windows-1252 -t utf-8 /w/f.txt | quill write /w/f.txt --from -`"
+        );
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(json["codePoint"], "U+0416");
+        let plain = serde_json::to_value(Error::encoding(Path::new("/w"), "x")).unwrap();
+        assert!(plain.get("encoding").is_none() && plain.get("character").is_none());
+        assert!(
+            Error::encoding(Path::new("/w"), "x")
+                .hint()
+                .unwrap()
+                .contains("U+FFFD")
         );
     }
 

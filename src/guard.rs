@@ -417,6 +417,7 @@ pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
         replacements: None,
         matched_fuzzily: None,
         spans: None,
+        encoding: None,
         deleted: o.deleted.is_some(),
         typed: AsTyped::one(target, &o.resolved.typed),
     };

@@ -31,8 +31,15 @@ pub struct ShownLine {
 pub enum Stop {
     /// The next line would pass the byte budget.
     Budget,
-    /// The first line alone passes the budget: its number and display size.
-    FirstLineTooLong { line: u64, bytes: u64 },
+    /// The first line alone passes the budget: its number, the bytes its display needs (the
+    /// `max_bytes` that shows it as it is now shown), its real size in the input, terminator
+    /// included, and whether the display cut it (`max_line_chars`).
+    FirstLineTooLong {
+        line: u64,
+        bytes: u64,
+        line_bytes: u64,
+        cut: bool,
+    },
 }
 
 /// The result of a finished pass.
@@ -65,6 +72,10 @@ pub struct Pager {
     /// The current line is longer than what is kept and the cap is a byte cap (no char cap).
     cur_overflow: bool,
     cur_chars: u64,
+    /// Bytes of the current line in the input, all of them.
+    cur_raw: u64,
+    /// The display size of the current line when whole (no char cap), counted past the cap.
+    cur_shown: LossyLen,
     lines: Vec<ShownLine>,
     page_bytes: u64,
     stop: Option<Stop>,
@@ -99,6 +110,8 @@ impl Pager {
             cur_cut: false,
             cur_overflow: false,
             cur_chars: 0,
+            cur_raw: 0,
+            cur_shown: LossyLen::default(),
             lines: Vec::new(),
             page_bytes: 0,
             stop: None,
@@ -258,6 +271,7 @@ impl Pager {
             [b] => self.tail = [self.tail[1], *b],
             [] => {}
         }
+        self.cur_raw += bytes.len() as u64;
         let max_chars = self.spec.max_line_chars;
         if max_chars > 0 {
             if self.cur_cut {
@@ -287,6 +301,7 @@ impl Pager {
             }
             self.cur.extend_from_slice(&bytes[..kept]);
         } else {
+            self.cur_shown.feed(bytes);
             let cap = self.keep_cap();
             let room = cap.saturating_sub(self.cur.len());
             if bytes.len() > room {
@@ -309,6 +324,8 @@ impl Pager {
         self.line_no += 1;
         self.cur.clear();
         self.cur_chars = 0;
+        self.cur_raw = 0;
+        self.cur_shown = LossyLen::default();
         self.cur_extra_chars = 0;
         self.cur_extra_bytes = 0;
         self.cur_cut = false;
@@ -322,7 +339,9 @@ impl Pager {
             self.stop = Some(if first {
                 Stop::FirstLineTooLong {
                     line: self.line_no,
-                    bytes: self.cur.len() as u64,
+                    bytes: std::mem::take(&mut self.cur_shown).finish(),
+                    line_bytes: self.cur_raw,
+                    cut: false,
                 }
             } else {
                 Stop::Budget
@@ -370,6 +389,8 @@ impl Pager {
                 Stop::FirstLineTooLong {
                     line: self.line_no,
                     bytes,
+                    line_bytes: self.cur_raw,
+                    cut: self.cur_cut,
                 }
             } else {
                 Stop::Budget
@@ -426,6 +447,54 @@ impl Pager {
             lossy_page: self.lossy_page,
             size: self.size,
         }
+    }
+}
+
+/// The length of bytes decoded as lossy UTF-8 (each maximal invalid sequence becomes the
+/// three bytes of U+FFFD, as `String::from_utf8_lossy` does), fed in pieces of any size.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct LossyLen {
+    /// The start of a character split across pieces (at most 3 bytes).
+    carry: Vec<u8>,
+    total: u64,
+}
+
+impl LossyLen {
+    fn feed(&mut self, bytes: &[u8]) {
+        let joined;
+        let mut data = bytes;
+        if !self.carry.is_empty() {
+            let mut v = std::mem::take(&mut self.carry);
+            v.extend_from_slice(bytes);
+            joined = v;
+            data = &joined;
+        }
+        loop {
+            match std::str::from_utf8(data) {
+                Ok(valid) => {
+                    self.total += valid.len() as u64;
+                    return;
+                }
+                Err(e) => {
+                    self.total += e.valid_up_to() as u64;
+                    match e.error_len() {
+                        Some(bad) => {
+                            self.total += 3;
+                            data = &data[e.valid_up_to() + bad..];
+                        }
+                        None => {
+                            // A character cut at the end of this piece: the next completes it.
+                            self.carry = data[e.valid_up_to()..].to_vec();
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> u64 {
+        self.total + if self.carry.is_empty() { 0 } else { 3 }
     }
 }
 
@@ -590,7 +659,78 @@ mod tests {
         assert_eq!(p.finish(), page_all(s, &data));
     }
 
+    #[test]
+    fn a_line_too_long_reports_its_real_size() {
+        let mut data = vec![b'x'; 100];
+        data.extend_from_slice(b"\nok\n");
+        let whole = PageSpec {
+            max_bytes: 10,
+            max_line_chars: 0,
+            ..spec(1, 100)
+        };
+        let stop = Stop::FirstLineTooLong {
+            line: 1,
+            bytes: 101,
+            line_bytes: 101,
+            cut: false,
+        };
+        assert_eq!(page_all(whole, &data).stop, Some(stop));
+        // Cut to 20 characters: 20 + "… [80 more chars]" (19 bytes) + "\n".
+        let cut = PageSpec {
+            max_line_chars: 20,
+            ..whole
+        };
+        let stop = Stop::FirstLineTooLong {
+            line: 1,
+            bytes: 40,
+            line_bytes: 101,
+            cut: true,
+        };
+        assert_eq!(page_all(cut, &data).stop, Some(stop));
+        for (spec, bytes) in [(whole, 101), (cut, 40)] {
+            let p = page_all(
+                PageSpec {
+                    max_bytes: bytes,
+                    ..spec
+                },
+                &data,
+            );
+            assert_eq!(p.lines.len(), 1, "{spec:?}");
+            assert_eq!(p.lines[0].text.len() as u64, bytes);
+        }
+    }
+
     proptest! {
+        #[test]
+        fn lossy_len_is_the_length_of_the_lossy_text(
+            data in proptest::collection::vec(prop_oneof![Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xE2u8), Just(0x82u8), Just(0xF0u8), Just(0x9Fu8), Just(0xFFu8)], 0..64),
+            cuts in proptest::collection::vec(0usize..64, 0..6),
+        ) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(data.len())).collect();
+            cuts.sort();
+            let mut n = LossyLen::default();
+            let mut at = 0;
+            for c in cuts { n.feed(&data[at..c]); at = c; }
+            n.feed(&data[at..]);
+            prop_assert_eq!(n.finish(), String::from_utf8_lossy(&data).len() as u64);
+        }
+
+        /// The size a too-long first line reports is a budget that shows it.
+        #[test]
+        fn the_reported_size_of_a_long_line_is_a_budget_that_fits(
+            data in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xFFu8)], 1..300),
+            max_bytes in 1u64..40, max_line_chars in 0u64..30, offset in 1u64..4,
+        ) {
+            let s = PageSpec { offset, limit: 5, max_bytes, max_line_chars };
+            if let Some(Stop::FirstLineTooLong { line, bytes, line_bytes, .. }) = page_all(s, &data).stop {
+                prop_assert_eq!(line, offset);
+                prop_assert!(line_bytes > 0);
+                let p = page_all(PageSpec { max_bytes: bytes, ..s }, &data);
+                prop_assert!(!p.lines.is_empty());
+                prop_assert_eq!(p.lines[0].text.len() as u64, bytes);
+            }
+        }
+
         #[test]
         fn chunking_never_changes_the_page(
             data in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(b' ')], 0..300),

@@ -8,6 +8,7 @@ pub mod edit;
 pub(crate) mod generate;
 pub(crate) mod glob;
 pub(crate) mod grep;
+pub(crate) mod listing;
 pub(crate) mod read;
 pub(crate) mod state;
 pub(crate) mod transfer;

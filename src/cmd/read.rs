@@ -1,11 +1,14 @@
 //! `quill read` (SPEC §3.1): one guarded, streaming pass over the file that hashes all of it,
 //! counts its lines and keeps one page; the stat identity is compared before and after (read
-//! again once, then `changed_during_read`). Text (UTF-8, BOM, UTF-16), images (dimensions,
-//! optional inline data), PDFs (through `pdftotext`) and notebooks (rendered cells). A read that
-//! shows content records the session's baseline; one that shows nothing records nothing.
+//! again once, then `changed_during_read`). Text (UTF-8, BOM, UTF-16, legacy encodings named
+//! by `--encoding` or detected when a file is not UTF-8), images (dimensions, optional inline
+//! data), PDFs (through `pdftotext`) and notebooks (rendered cells); a directory is listed
+//! (`listing`). A read that shows content records the session's baseline; one that shows
+//! nothing records nothing.
 
 use std::fs;
 use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -13,7 +16,7 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 use crate::cli::ReadArgs;
-use crate::encoding::{self, Encoding};
+use crate::encoding::{self, Encoding, legacy};
 use crate::error::{Error, Result};
 use crate::image;
 use crate::lock::hex;
@@ -46,6 +49,10 @@ pub(crate) struct ReadRequest {
     /// `--pages A-B`, parsed.
     pages: Option<(u32, u32)>,
     inline_image: bool,
+    /// `--encoding NAME`: decode text in this encoding instead of detecting it.
+    encoding: Option<&'static encoding_rs::Encoding>,
+    /// How a directory is listed (`--hidden`, `--no-ignore`).
+    listing: super::listing::ListingOptions,
 }
 
 impl ReadArgs {
@@ -69,6 +76,12 @@ impl ReadArgs {
             ));
         }
         let pages = args.pages.as_deref().map(parse_pages).transpose()?;
+        let encoding = args
+            .encoding
+            .as_deref()
+            .map(encoding::parse_label)
+            .transpose()
+            .map_err(Error::invalid_argument)?;
         let resolved = if names_stdin(&args.path) {
             None
         } else {
@@ -88,6 +101,11 @@ impl ReadArgs {
             },
             pages,
             inline_image: args.inline_image,
+            encoding,
+            listing: super::listing::ListingOptions {
+                hidden: args.hidden,
+                no_ignore: args.no_ignore,
+            },
         })
     }
 }
@@ -101,12 +119,25 @@ fn names_stdin(path: &Path) -> bool {
 }
 
 pub(crate) fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
+    read(s, &req).map_err(|mut e| {
+        // A hint's call repeats the encoding the read named.
+        if let Error::LineTooLong { encoding, .. } = &mut e {
+            *encoding = req.encoding.map(|codec| codec.name());
+        }
+        e
+    })
+}
+
+fn read(s: &Settings, req: &ReadRequest) -> Result<Report> {
     let Some(resolved) = &req.resolved else {
-        return read_stdin(s, &req);
+        return read_stdin(s, req);
     };
-    let shown = match read_once(s, &req, resolved)? {
+    if fs::metadata(&resolved.target).is_ok_and(|m| m.is_dir()) {
+        return super::listing::run(s, resolved, req.spec, &req.listing);
+    }
+    let shown = match read_once(s, req, resolved)? {
         Attempt::Done(shown) => *shown,
-        Attempt::Changed => match read_once(s, &req, resolved)? {
+        Attempt::Changed => match read_once(s, req, resolved)? {
             Attempt::Done(shown) => *shown,
             Attempt::Changed => {
                 return Err(Error::ChangedDuringRead {
@@ -118,6 +149,7 @@ pub(crate) fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
     let Shown {
         mut report,
         baseline,
+        detected,
     } = shown;
     if let Some(b) = baseline {
         s.store()
@@ -127,9 +159,16 @@ pub(crate) fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
     } else {
         report.sha256 = None;
     }
+    let name = report.encoding.unwrap_or("utf-8");
+    if detected {
+        s.warn(format!(
+            "{} is not UTF-8: shown decoded from {name} (detected; --encoding NAME reads it as another); edits write it back in {name}",
+            report.path.display()
+        ));
+    }
     if report.lossy {
         s.warn(format!(
-            "{} is not valid UTF-8; invalid bytes are shown as U+FFFD (edits still match its bytes exactly)",
+            "{} is not valid {name}; invalid bytes are shown as U+FFFD (edits keep them as they are)",
             report.path.display()
         ));
     }
@@ -139,6 +178,8 @@ pub(crate) fn run(s: &Settings, req: ReadRequest) -> Result<Report> {
 struct Shown {
     report: ReadReport,
     baseline: Option<Baseline>,
+    /// The encoding was detected (not UTF-8, no BOM, no `--encoding`).
+    detected: bool,
 }
 
 enum Attempt {
@@ -166,6 +207,7 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
     r.size = before.size;
 
     let mut record = true;
+    let mut detected = false;
     // A file that only starts like a PDF (notes quoting "%PDF-1.7 …") is text, not an error:
     // pdfinfo decides, and its page count is kept for the conversion.
     let mut pdf_pages = 0;
@@ -189,16 +231,43 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
                 guess,
             });
         }
-        Sniffed::Text { encoding }
-            if !is_notebook && matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) =>
-        {
+        Sniffed::Text { encoding } if !is_notebook && streams(req, encoding) => {
             let (page, _) = stream_page(&mut file, &mut buf, n, spec, encoding, &mut hasher, path)?;
-            r.encoding = Some(encoding.as_str());
-            r.bom = encoding.has_bom();
-            fill_page(&mut r, page, path, spec)?;
+            // Not UTF-8 after all: read it again whole and see whether it is in a legacy
+            // encoding (the same decision edit makes on the same bytes).
+            let codec = if encoding == Encoding::Utf8
+                && req.encoding.is_none()
+                && !page.valid_utf8
+                && before.size <= legacy::MAX_BYTES
+            {
+                let whole = read_again(file.get_ref(), before.size, path)?;
+                legacy::detect(&whole).map(|codec| (codec, whole))
+            } else {
+                None
+            };
+            match codec {
+                Some((codec, whole)) => {
+                    let (text, lossy) = legacy::decode(&whole, codec);
+                    r.encoding = Some(codec.name());
+                    fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
+                    r.lossy = lossy;
+                    detected = true;
+                }
+                None => {
+                    r.encoding = Some(encoding.as_str());
+                    r.bom = encoding.has_bom();
+                    fill_page(&mut r, page, path, spec)?;
+                }
+            }
         }
         Sniffed::Text { encoding } => {
             let whole = read_whole(&mut file, first, &mut hasher, path, before.size)?;
+            let encoding = match req.encoding {
+                Some(codec) if !is_notebook => {
+                    encoding::forced(codec, &whole).map_err(Error::invalid_argument)?
+                }
+                _ => encoding,
+            };
             let (text, lossy) = decode_whole(&whole, encoding);
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
@@ -308,6 +377,7 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
     Ok(Attempt::Done(Box::new(Shown {
         report: r,
         baseline,
+        detected,
     })))
 }
 
@@ -338,7 +408,7 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
                 "standard input holds an image or a PDF; `quill read` shows those from a file: save it to one and read that",
             ));
         }
-        Sniffed::Text { encoding } if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
+        Sniffed::Text { encoding } if streams(req, encoding) => {
             let (page, rest) =
                 stream_page(&mut input, &mut buf, n, spec, encoding, &mut hasher, path)?;
             size += rest;
@@ -349,6 +419,10 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
         Sniffed::Text { encoding } => {
             let whole = read_whole(&mut input, first, &mut hasher, path, 0)?;
             size = whole.len() as u64;
+            let encoding = match req.encoding {
+                Some(codec) => encoding::forced(codec, &whole).map_err(Error::invalid_argument)?,
+                None => encoding,
+            };
             let (text, lossy) = decode_whole(&whole, encoding);
             r.encoding = Some(encoding.as_str());
             r.bom = encoding.has_bom();
@@ -360,10 +434,18 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
     r.sha256 = Some(hex(&hasher.finalize()));
     if r.lossy {
         s.warn(format!(
-            "{STDIN_NAME} is not valid UTF-8; invalid bytes are shown as U+FFFD"
+            "{STDIN_NAME} is not valid {}; invalid bytes are shown as U+FFFD",
+            r.encoding.unwrap_or("utf-8")
         ));
     }
     Ok(Report::Read(r))
+}
+
+/// Whether text sniffed as `encoding` is paged as UTF-8 as it streams: UTF-8 (BOM or not)
+/// unless `--encoding` names another encoding.
+fn streams(req: &ReadRequest, encoding: Encoding) -> bool {
+    matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom)
+        && req.encoding.is_none_or(|codec| codec == encoding_rs::UTF_8)
 }
 
 /// Page UTF-8 text whose first `filled` bytes are already in `buf` (BOM skipped) and whose
@@ -396,25 +478,57 @@ fn stream_page(
     Ok((pager.finish(), rest))
 }
 
-/// A whole text without its BOM, decoded: UTF-16 by its byte order, else lossy UTF-8;
-/// whether anything was replaced by U+FFFD (UTF-16 only: UTF-8 lossiness is the pager's).
+/// A whole text without its BOM, decoded: UTF-16 by its byte order, a legacy encoding, else
+/// lossy UTF-8; whether anything was replaced by U+FFFD.
 fn decode_whole(whole: &[u8], encoding: Encoding) -> (String, bool) {
     let bom = encoding.bom().len().min(whole.len());
     match encoding {
         Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
         Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
-        _ => (String::from_utf8_lossy(&whole[bom..]).into_owned(), false),
+        Encoding::Legacy(codec) => legacy::decode(whole, codec),
+        Encoding::Utf8 | Encoding::Utf8Bom => {
+            let text = String::from_utf8_lossy(&whole[bom..]);
+            let lossy = matches!(text, std::borrow::Cow::Owned(_));
+            (text.into_owned(), lossy)
+        }
     }
+}
+
+/// The file's first `size` bytes once more, from its descriptor (the streamed pass kept only
+/// a page); shorter if it shrank, which the identity check then reports.
+fn read_again(file: &fs::File, size: u64, path: &Path) -> Result<Vec<u8>> {
+    let mut all = vec![0u8; size as usize];
+    let mut at = 0;
+    while at < all.len() {
+        match file.read_at(&mut all[at..], at as u64) {
+            Ok(0) => break,
+            Ok(n) => at += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::signals::interrupted() => {}
+            Err(e) => return Err(Error::io("read", path, e)),
+        }
+    }
+    all.truncate(at);
+    Ok(all)
 }
 
 /// Move a finished page into the report, or turn it into the error it implies.
 fn fill_page(r: &mut ReadReport, page: Page, path: &Path, spec: PageSpec) -> Result<()> {
-    if let Some(Stop::FirstLineTooLong { line, bytes }) = page.stop {
+    if let Some(Stop::FirstLineTooLong {
+        line,
+        bytes,
+        line_bytes,
+        cut,
+    }) = page.stop
+    {
         return Err(Error::LineTooLong {
             path: path.to_path_buf(),
             line,
             bytes,
+            line_bytes,
             budget: spec.max_bytes,
+            max_line_chars: spec.max_line_chars,
+            cut,
+            encoding: None,
         });
     }
     if spec.offset > page.total_lines && !(page.total_lines == 0 && spec.offset == 1) {

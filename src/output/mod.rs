@@ -176,6 +176,7 @@ fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::R
     }
     match report {
         Report::Read(r) => encode(op, r, warnings),
+        Report::Listing(r) => encode(op, r, warnings),
         Report::Mutation(r) => encode(op, r, warnings),
         Report::Glob(r) => encode(op, r, warnings),
         Report::Grep(r) => encode(op, r, warnings),

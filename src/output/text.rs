@@ -10,7 +10,8 @@ pub(crate) use super::palette::Palette;
 use super::{OutputConfig, Shown};
 use crate::error::Error;
 use crate::report::{
-    AsTyped, GrepBody, MutationReport, ReadReport, Report, StateReport, TransferReport,
+    AsTyped, GrepBody, ListingReport, MutationReport, ReadReport, Report, StateReport,
+    TransferReport,
 };
 
 pub(crate) fn render(
@@ -21,6 +22,7 @@ pub(crate) fn render(
 ) -> io::Result<()> {
     match report {
         Report::Read(r) => read(w, r, p),
+        Report::Listing(r) => listing(w, r, p),
         Report::Mutation(r) => mutation(w, cfg, r, p),
         Report::Glob(r) => super::search::render_glob(w, cfg, r, p),
         Report::Grep(r) => {
@@ -93,6 +95,45 @@ fn read(w: &mut dyn Write, r: &ReadReport, p: &Palette) -> io::Result<()> {
     Ok(())
 }
 
+/// `quill read DIR`: one entry a line, then what more there is and the call that shows it.
+fn listing(w: &mut dyn Write, r: &ListingReport, p: &Palette) -> io::Result<()> {
+    for line in &r.lines {
+        writeln!(w, "{line}")?;
+    }
+    if let Some(next) = r.next_offset {
+        writeln!(
+            w,
+            "{}(entries {}-{} of {}; next: --offset {next}){}",
+            p.dim, r.start_entry, r.end_entry, r.total_entries, p.reset
+        )?;
+    }
+    let hidden = r.hidden_left_out.unwrap_or(0);
+    let ignored = r.ignored_left_out.unwrap_or(0);
+    if hidden + ignored > 0 {
+        let mut what = Vec::new();
+        let mut flags = String::new();
+        if hidden > 0 {
+            what.push(format!("{hidden} hidden"));
+            flags.push_str(" --hidden");
+        }
+        if ignored > 0 {
+            what.push(format!("{ignored} ignored"));
+            flags.push_str(" --no-ignore");
+        }
+        writeln!(
+            w,
+            "{}(left out: {}; `quill read {}{flags}` shows them){}",
+            p.dim,
+            what.join(", "),
+            r.typed,
+            p.reset
+        )?;
+    } else if r.total_entries == 0 {
+        writeln!(w, "{}(empty directory){}", p.dim, p.reset)?;
+    }
+    Ok(())
+}
+
 /// A unified diff, colored by line prefix.
 pub(crate) fn diff(w: &mut dyn Write, diff: &str, p: &Palette) -> io::Result<()> {
     for line in diff.split_inclusive('\n') {
@@ -138,6 +179,9 @@ fn mutation(
     }
     if r.matched_fuzzily == Some(true) {
         extra.push_str(", matched fuzzily");
+    }
+    if let Some(encoding) = r.encoding {
+        extra.push_str(&format!(", in {encoding}"));
     }
     write!(w, "{}{verb} ", p.bold)?;
     Shown::new(&cfg.cwd, &r.typed, &r.path).write_to(w)?;

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::error::exit;
 
 pub(crate) use mutation::{LineSpan, MutationReport};
-pub(crate) use read::ReadReport;
+pub(crate) use read::{ListingEntry, ListingReport, ReadReport};
 pub(crate) use search::{GlobReport, GrepBody, GrepReport};
 pub(crate) use state::StateReport;
 pub(crate) use transfer::TransferReport;
@@ -23,6 +23,8 @@ pub(crate) use transfer::TransferReport;
 /// What a successful command hands to output.
 pub(crate) enum Report {
     Read(ReadReport),
+    /// `quill read DIR`.
+    Listing(ListingReport),
     Mutation(MutationReport),
     Glob(GlobReport),
     Grep(GrepReport),

@@ -56,6 +56,10 @@ pub(crate) struct MutationReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// edit: the line spans replaced, in the text the edits applied to.
     pub spans: Option<Vec<LineSpan>>,
+    /// edit: the encoding the file was written in, when it is not UTF-8 (`utf-16le`,
+    /// `windows-1251`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
     /// `undo` of a creation removed the file.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,

@@ -1,5 +1,6 @@
 //! The result of `quill read` (SPEC §3.1): which file, how it was decoded, which lines this
-//! page holds and how to get the next, and the whole file's hash and size. Data only.
+//! page holds and how to get the next, and the whole file's hash and size; for a directory,
+//! a page of its listing. Data only.
 
 use std::path::PathBuf;
 
@@ -21,7 +22,8 @@ pub(crate) struct ReadReport {
     pub file_access: Option<FileAccess>,
     /// `text`, `image`, `pdf` or `notebook`.
     pub kind: &'static str,
-    /// `utf-8`, `utf-16le`, `utf-16be`; null for images.
+    /// `utf-8`, `utf-16le`, `utf-16be`, or a legacy encoding's WHATWG name (`windows-1251`,
+    /// `ISO-8859-2`, `Shift_JIS`, …); null for images.
     pub encoding: Option<&'static str>,
     pub bom: bool,
     /// `lf`, `crlf`, `cr`, `mixed` or `none`.
@@ -42,7 +44,7 @@ pub(crate) struct ReadReport {
     pub sha256: Option<String>,
     /// Every line was shown, none cut.
     pub complete: bool,
-    /// Invalid UTF-8 was shown as U+FFFD.
+    /// Bytes invalid in `encoding` were shown as U+FFFD.
     pub lossy: bool,
     /// Images: the MIME type, width and height in pixels, and (`--inline-image`) the bytes
     /// as base64.
@@ -98,4 +100,89 @@ impl ReadReport {
             summary: None,
         }
     }
+}
+
+/// `quill read DIR`: a page of the directory's listing, two levels deep, directories first.
+/// No baseline is recorded and there is no `fileAccess`: nothing of a file was shown.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListingReport {
+    /// The directory listed (symlinks resolved).
+    #[serde(flatten, serialize_with = "crate::names::path")]
+    pub path: PathBuf,
+    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    pub via_symlink: Option<PathBuf>,
+    /// Always `directory`.
+    pub kind: &'static str,
+    /// The entries of this page, in listing order.
+    pub entries: Vec<ListingEntry>,
+    /// The 1-based numbers of the first and last entry shown, and how many there are.
+    pub start_entry: u64,
+    pub end_entry: u64,
+    pub total_entries: u64,
+    /// The `--offset` of the next page; null on the last.
+    pub next_offset: Option<u64>,
+    /// How deep the listing goes (2: the directory's entries and theirs).
+    pub depth: usize,
+    /// Entries within that depth left out because they are hidden (`--hidden` shows them) or
+    /// ignored (`--no-ignore`); null when the listing stopped early and they were not counted.
+    pub hidden_left_out: Option<u64>,
+    pub ignored_left_out: Option<u64>,
+    /// The listing stopped at its entry bound, or some directory could not be read.
+    pub walk_incomplete: bool,
+    /// Directories that could not be read, sorted.
+    #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
+    pub unreadable_directories: Vec<PathBuf>,
+    /// The shown entries as text output prints them (paths as typed).
+    #[serde(skip)]
+    pub lines: Vec<String>,
+    /// The directory as typed, shell-quoted (for the hint that shows what was left out).
+    #[serde(skip)]
+    pub typed: String,
+}
+
+/// One entry of a listing.
+#[derive(Debug)]
+pub(crate) struct ListingEntry {
+    /// Absolute (not resolved: a symbolic link is listed as itself).
+    pub path: PathBuf,
+    /// `dir`, `file`, `symlink` or `other` (FIFO, socket, device).
+    pub kind: &'static str,
+    /// Files: the size in bytes; null for the others.
+    pub size: Option<u64>,
+    /// 1 for the directory's own entries, 2 for theirs.
+    pub depth: usize,
+    /// Symbolic links: where the link points (as stored in the link).
+    pub target: Option<PathBuf>,
+}
+
+/// `{"path", "pathBytes"?, "type", "size", "depth", "target"?}`: a name that is not UTF-8 is
+/// shown lossily in `path` and exactly, as standard base64, in `pathBytes` (likewise
+/// `targetBytes`).
+impl Serialize for ListingEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        name(&mut m, "path", "pathBytes", &self.path)?;
+        m.serialize_entry("type", self.kind)?;
+        m.serialize_entry("size", &self.size)?;
+        m.serialize_entry("depth", &self.depth)?;
+        if let Some(t) = &self.target {
+            name(&mut m, "target", "targetBytes", t)?;
+        }
+        m.end()
+    }
+}
+
+fn name<M: serde::ser::SerializeMap>(
+    m: &mut M,
+    key: &str,
+    bytes_key: &str,
+    path: &std::path::Path,
+) -> Result<(), M::Error> {
+    m.serialize_entry(key, &path.to_string_lossy())?;
+    if let Some(bytes) = crate::names::raw_bytes(path) {
+        m.serialize_entry(bytes_key, &bytes)?;
+    }
+    Ok(())
 }

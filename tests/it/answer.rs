@@ -115,6 +115,9 @@ pub struct Mutation {
     pub matched_fuzzily: Option<bool>,
     #[serde(default)]
     pub spans: Option<Vec<Span>>,
+    /// edit of a file that is not UTF-8: the encoding it was written in.
+    #[serde(default)]
+    pub encoding: Option<String>,
     // undo
     #[serde(default)]
     pub deleted: Option<bool>,
@@ -386,4 +389,48 @@ pub struct VersionAnswer {
     pub commit: Option<String>,
     #[serde(deserialize_with = "present")]
     pub date: Option<String>,
+}
+
+/// `quill read DIR`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing {
+    pub ok: bool,
+    pub op: String,
+    pub warnings: Vec<String>,
+    pub path: String,
+    pub kind: String,
+    pub entries: Vec<ListingEntry>,
+    pub start_entry: u64,
+    pub end_entry: u64,
+    pub total_entries: u64,
+    #[serde(deserialize_with = "present")]
+    pub next_offset: Option<u64>,
+    pub depth: u64,
+    #[serde(deserialize_with = "present")]
+    pub hidden_left_out: Option<u64>,
+    #[serde(deserialize_with = "present")]
+    pub ignored_left_out: Option<u64>,
+    pub walk_incomplete: bool,
+    pub unreadable_directories: Vec<String>,
+    /// A listing shows no file: it must not have these.
+    #[serde(default)]
+    pub file_access: Option<Value>,
+    #[serde(default)]
+    pub sha256: Option<Value>,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ListingEntry {
+    pub path: String,
+    #[serde(default)]
+    pub path_bytes: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(deserialize_with = "present")]
+    pub size: Option<u64>,
+    pub depth: u64,
+    #[serde(default)]
+    pub target: Option<String>,
 }

@@ -724,6 +724,12 @@ impl Out {
         self.typed_op(&["read"])
     }
 
+    /// A successful `read` of a directory.
+    #[track_caller]
+    pub fn listing(&self) -> Listing {
+        self.typed_op(&["read"])
+    }
+
     /// A successful `write`, `edit` or `undo` answer.
     #[track_caller]
     pub fn mutation(&self) -> Mutation {
@@ -1213,5 +1219,34 @@ pub fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
             return false;
         }
         thread::sleep(Duration::from_millis(5));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Hints: the call an answer suggests, run exactly as suggested
+
+/// The first command quoted in backticks in `hint` (what an agent would paste).
+#[track_caller]
+pub fn suggested_call(hint: &str) -> String {
+    let mut parts = hint.split('`');
+    parts.next();
+    match parts.next() {
+        Some(call) if parts.next().is_some() => call.to_string(),
+        _ => fail(&format!("the hint suggests no `call`: {hint:?}")),
+    }
+}
+
+impl TestEnv {
+    /// Run `command` with `sh -c` in the work dir, `quill` on PATH being the binary under test
+    /// (a call exactly as a hint suggests it, pipes included).
+    pub fn shell(&self, command: &str) -> Out {
+        let bin_dir = Path::new(BIN).parent().unwrap().to_path_buf();
+        let mut path = bin_dir.into_os_string();
+        path.push(":");
+        path.push(std::env::var_os("PATH").unwrap_or_default());
+        self.program("sh")
+            .args(["-c", command])
+            .env("PATH", path)
+            .run()
     }
 }

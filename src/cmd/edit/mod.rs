@@ -3,8 +3,9 @@
 //! and re-hashes the file (64 MiB cap), judges freshness, refuses a re-sent edit
 //! (`already_applied`: the session's last change of the file was this same edit, by its
 //! fingerprint) and an omission placeholder `old` and the file do not have, peels the encoding
-//! (UTF-8 BOM kept aside, UTF-16 decoded), asks `plan` for the new body, puts the encoding back
-//! and publishes it through `guard`, which records the fingerprint with the new baseline. Matching rules, miss repair and fuzzy matching live in `plan` and
+//! (UTF-8 BOM kept aside, UTF-16 and legacy encodings decoded), asks `plan` for the new body,
+//! puts the encoding back (a legacy file byte-exact outside the change) and publishes it through
+//! `guard`, which records the fingerprint with the new baseline. Matching rules, miss repair and fuzzy matching live in `plan` and
 //! `repair`, which never do I/O.
 
 mod miss;
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::EditArgs;
-use crate::encoding::{self, Encoding};
+use crate::encoding::{self, Encoding, legacy};
 use crate::error::{Error, Result};
 use crate::guard::{self, Change};
 use crate::input::Input;
@@ -54,6 +55,8 @@ pub(crate) struct EditRequest {
     again: bool,
     allow_placeholder: bool,
     dry_run: bool,
+    /// `--encoding NAME`.
+    encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 impl EditArgs {
@@ -64,6 +67,12 @@ impl EditArgs {
             .as_deref()
             .map(|h| parse_sha256("--expect-sha256", h))
             .transpose()?;
+        let encoding = self
+            .encoding
+            .as_deref()
+            .map(encoding::parse_label)
+            .transpose()
+            .map_err(Error::invalid_argument)?;
         let resolved = guard::resolve(s, &self.path, "edit")?;
         let edits = gather(&self, self.max_file_bytes)?;
         Ok(EditRequest {
@@ -78,6 +87,7 @@ impl EditArgs {
             again: self.again,
             allow_placeholder: self.allow_placeholder,
             dry_run: self.dry_run,
+            encoding,
         })
     }
 }
@@ -92,48 +102,52 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         again,
         allow_placeholder,
         dry_run,
+        encoding: forced,
     } = req;
     let fingerprint = fingerprint(&edits);
     let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
     let parent = guard::parent(s, &target)?;
     let cur = guard::current(parent.as_ref(), max_file_bytes, Some(max_file_bytes))?;
-    let (old_bytes, complete): (&[u8], bool) = match &cur {
+    let (old_bytes, complete, encoding): (&[u8], bool, Encoding) = match &cur {
         None => {
             if !edits.first().is_some_and(|e| e.old.is_empty()) {
                 return Err(paths::not_found(target));
             }
             guard::check_missing(s, &target, expect_sha256.as_deref())?;
-            (&[], true)
+            let encoding = match forced {
+                Some(codec) => encoding::forced(codec, &[]).map_err(Error::invalid_argument)?,
+                None => Encoding::Utf8,
+            };
+            (&[], true, encoding)
         }
         Some(c) => {
             let bytes = c.bytes.as_deref().unwrap_or(&[]);
             // A file quill cannot edit is refused as such, read or not.
-            encoding_of(&target, bytes)?;
+            let encoding = encoding_of(&target, bytes, forced)?;
             let (complete, last_edit) =
                 guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?;
             if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
                 return Err(Error::AlreadyApplied { path: target });
             }
-            (bytes, complete)
+            (bytes, complete, encoding)
         }
     };
 
-    let encoding = encoding_of(&target, old_bytes)?;
     let body: Cow<[u8]> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => Cow::Borrowed(&old_bytes[encoding.bom().len()..]),
         Encoding::Utf16Le | Encoding::Utf16Be => {
             let (text, lossy) =
                 encoding::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
             if lossy {
-                return Err(Error::Encoding {
-                    path: target,
-                    message: "the file is not valid UTF-16, so it cannot be edited byte for byte"
-                        .into(),
-                });
+                return Err(Error::encoding(
+                    &target,
+                    "the file is not valid UTF-16, so it cannot be edited byte for byte",
+                ));
             }
             Cow::Owned(text.into_bytes())
         }
+        Encoding::Legacy(codec) => Cow::Owned(legacy::decode(old_bytes, codec).0.into_bytes()),
     };
     if !allow_placeholder {
         check_placeholders(&target, &edits, &body)?;
@@ -147,13 +161,16 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             v
         }
         Encoding::Utf16Le | Encoding::Utf16Be => {
-            let text = std::str::from_utf8(&planned.new_body).map_err(|_| Error::Encoding {
-                path: target.clone(),
-                message: "the edited text is not valid Unicode".into(),
-            })?;
+            let text = edited_text(&target, &planned.new_body)?;
             let mut v = encoding.bom().to_vec();
             v.extend(encoding::encode_utf16(text, encoding == Encoding::Utf16Be));
             v
+        }
+        Encoding::Legacy(codec) => {
+            let text = edited_text(&target, &planned.new_body)?;
+            let old_text = edited_text(&target, &body)?;
+            legacy::reencode(codec, old_bytes, old_text, text)
+                .map_err(|e| unencodable(&target, codec, e))?
         }
     };
     let sha256 = sha256_bytes(&new_bytes);
@@ -185,9 +202,10 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         }
     }
 
-    let utf16 = matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be);
-    // UTF-16 is diffed as the decoded text (readable); its patch cannot be byte-exact.
-    let (shown_old, shown_new): (Cow<[u8]>, Cow<[u8]>) = if utf16 {
+    // UTF-16 and legacy encodings are diffed as the decoded text (readable); a text patch of
+    // them cannot be byte-exact.
+    let decoded = !matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
+    let (shown_old, shown_new): (Cow<[u8]>, Cow<[u8]>) = if decoded {
         (body.clone(), Cow::Borrowed(&planned.new_body[..]))
     } else {
         (Cow::Borrowed(old_bytes), Cow::Borrowed(&new_bytes[..]))
@@ -205,14 +223,22 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             bytes: new_bytes.len() as u64,
             sha256,
             previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
-            patch_unavailable: utf16
-                .then_some("the file is UTF-16; the diff shows the decoded text"),
+            patch_unavailable: match encoding {
+                Encoding::Utf16Le | Encoding::Utf16Be => {
+                    Some("the file is UTF-16; the diff shows the decoded text")
+                }
+                Encoding::Legacy(_) => {
+                    Some("the file is not UTF-8 (see `encoding`); the diff shows the decoded text")
+                }
+                Encoding::Utf8 | Encoding::Utf8Bom => None,
+            },
         },
     );
     drop(locked);
     for note in &planned.notes {
         s.warn(*note);
     }
+    report.encoding = decoded.then(|| encoding.as_str());
     report.replacements = Some(planned.replacements);
     report.matched_fuzzily = Some(planned.matched_fuzzily);
     report.spans = Some(
@@ -228,10 +254,53 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     Ok(Report::Mutation(report))
 }
 
-fn encoding_of(target: &Path, bytes: &[u8]) -> Result<Encoding> {
+/// The edited body as text (it was decoded, so it is; a planner bug must not panic).
+fn edited_text<'a>(target: &Path, body: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(body)
+        .map_err(|_| Error::encoding(target, "the edited text is not valid Unicode"))
+}
+
+/// Why a legacy file cannot take the edited text.
+fn unencodable(
+    target: &Path,
+    codec: &'static encoding_rs::Encoding,
+    e: legacy::EncodeError,
+) -> Error {
+    let name = codec.name();
+    match e {
+        legacy::EncodeError::Unencodable { ch, line } => Error::Encoding {
+            path: target.to_path_buf(),
+            message: format!(
+                "{} is {name}, which has no {ch:?} (U+{:04X}, line {line} of the new text); nothing was written",
+                target.display(),
+                ch as u32
+            ),
+            encoding: Some(name),
+            character: Some(ch.to_string()),
+            code_point: Some(format!("U+{:04X}", ch as u32)),
+        },
+        legacy::EncodeError::Unplaceable { line } => Error::encoding(
+            target,
+            format!(
+                "line {line} of {} holds bytes that are not valid {name} next to the change, so it cannot be rewritten byte for byte; nothing was written",
+                target.display()
+            ),
+        ),
+    }
+}
+
+/// The encoding an existing file is edited in (the decision `read` makes on the same bytes),
+/// or why it cannot be edited.
+fn encoding_of(
+    target: &Path,
+    bytes: &[u8],
+    forced: Option<&'static encoding_rs::Encoding>,
+) -> Result<Encoding> {
     let size = bytes.len() as u64;
     match sniff::sniff(&bytes[..bytes.len().min(sniff::SNIFF_LEN)]) {
-        Sniffed::Text { encoding } => Ok(encoding),
+        Sniffed::Text { encoding } => encoding::of_text(bytes, encoding, forced)
+            .map(|(e, _)| e)
+            .map_err(Error::invalid_argument),
         Sniffed::Binary { guess } => Err(Error::BinaryFile {
             path: target.to_path_buf(),
             size,
@@ -432,10 +501,7 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
                 fuzzy,
             }
         }
-        PlanError::Encoding { message, .. } => Error::Encoding {
-            path,
-            message: format!("{which}{message}"),
-        },
+        PlanError::Encoding { message, .. } => Error::encoding(&path, format!("{which}{message}")),
         PlanError::InvalidArgument { message, .. } => {
             Error::invalid_argument(format!("{which}{message}"))
         }
