@@ -860,3 +860,31 @@ fn a_batch_edit_quoting_what_an_earlier_edit_changed_says_so() {
         other => panic!("expected NoMatch, got {other:?}"),
     }
 }
+
+#[test]
+fn a_batch_miss_near_text_an_earlier_edit_wrote_says_where_that_text_is() {
+    let body = "alpha = 1\nomega = 9\n";
+    let edits = [
+        ed("alpha = 1", "alpha = 1\nbeta_value = 2"),
+        ed("beta_value = 3", "x"),
+    ];
+    match plan(body.as_bytes(), &edits, &exact_opts()) {
+        Err(PlanError::NoMatch {
+            edit_index,
+            reason,
+            window,
+            difference,
+            ..
+        }) => {
+            assert_eq!((edit_index, reason), (1, MissReason::Similar));
+            // The close line exists only in memory: said so; the window is still the file's.
+            assert_eq!(
+                difference,
+                "line 2: file has \"beta_value = 2\" where old has \"beta_value = 3\" (in the \
+                 text as edit 1 leaves it)"
+            );
+            assert_eq!(window.unwrap().text, body);
+        }
+        other => panic!("expected NoMatch, got {other:?}"),
+    }
+}
