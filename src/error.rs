@@ -258,7 +258,7 @@ pub enum Error {
         similar: Vec<PathBuf>,
         /// What a look around the path found (`missing::explain`); empty until then.
         #[serde(flatten)]
-        near: Box<crate::missing::Near>,
+        near: Box<crate::near::Near>,
     },
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {

@@ -18,14 +18,14 @@ use std::ffi::{OsStr, OsString};
 use std::fs::{File, Metadata};
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, ResolveFlags};
 use rustix::io::Errno;
 
 use crate::error::{Error, Result};
-use crate::paths::{Root, not_found};
-use crate::probe;
+use crate::paths::Root;
+use crate::probe::{self, DIR_FLAGS, dir_error, walk};
 
 /// Whether missing parent directories are created.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,11 +67,6 @@ pub(crate) enum NoReplaceError {
     /// The link fallback failed (no hard links here, another mount): nothing was changed.
     Link(io::Error),
 }
-
-const DIR_FLAGS: OFlags = OFlags::RDONLY
-    .union(OFlags::DIRECTORY)
-    .union(OFlags::CLOEXEC)
-    .union(OFlags::NOCTTY);
 
 impl Parent {
     /// Open the parent directory of `target` (a path from `paths::resolve`), beneath `root`
@@ -294,32 +289,12 @@ fn open_beneath(root: &Root, rel: &Path, dir: &Path, parents: Parents) -> Result
         Ok(fd) => Ok(fd),
         Err(Errno::XDEV) => Err(outside(root, dir)),
         // A missing component: made one at a time (or refused) by the walk below.
-        Err(Errno::NOENT) if parents == Parents::Create => walk(root_fd, rel, dir, parents),
+        Err(Errno::NOENT) if parents == Parents::Create => {
+            walk(root_fd, rel, dir, parents == Parents::Create)
+        }
         // Kernels without openat2 (or seccomp filters that hide it).
-        Err(Errno::NOSYS | Errno::PERM) => walk(root_fd, rel, dir, parents),
+        Err(Errno::NOSYS | Errno::PERM) => walk(root_fd, rel, dir, parents == Parents::Create),
         Err(e) => Err(dir_error(dir, e)),
-    }
-}
-
-/// Open the file `rel` below the root for reading (`probe::open_flags`), one component at a
-/// time: the read side's fallback where `openat2` is missing, with the walk's guarantee.
-pub(crate) fn open_file_walking(root: &Root, rel: &Path) -> Result<File> {
-    let path = root.dir.join(rel);
-    let (Some(dir_rel), Some(name)) = (rel.parent(), rel.file_name()) else {
-        // The root itself.
-        return rustix::fs::open(&root.dir, probe::open_flags(false), Mode::empty())
-            .map(File::from)
-            .map_err(|e| Error::io("open", &root.dir, e.into()));
-    };
-    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
-        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
-    let dir_path = root.dir.join(dir_rel);
-    let dir = walk(root_fd, dir_rel, &dir_path, Parents::Existing)?;
-    match rustix::fs::openat(&dir, name, probe::open_flags(false), Mode::empty()) {
-        Ok(fd) => Ok(File::from(fd)),
-        Err(Errno::NOENT) => Err(not_found(&path)),
-        Err(Errno::LOOP) => Err(Error::ChangedDuringRead { path }),
-        Err(e) => Err(Error::io("open", &path, e.into())),
     }
 }
 
@@ -331,72 +306,16 @@ fn open_plain(dir: &Path, parents: Parents) -> Result<OwnedFd> {
             let top = rustix::fs::open("/", DIR_FLAGS, Mode::empty())
                 .map_err(|e| Error::io("open", Path::new("/"), e.into()))?;
             let rel = dir.strip_prefix("/").unwrap_or(dir);
-            walk(top, rel, dir, parents)
+            walk(top, rel, dir, parents == Parents::Create)
         }
         Err(e) => Err(dir_error(dir, e)),
-    }
-}
-
-/// Open `rel` from `start` one component at a time, never following a link, creating a
-/// missing directory with `mkdirat` when asked. `rel` comes from a resolved path: it has no
-/// `..`, and every existing component is a directory, so a link met here was swapped in.
-fn walk(start: OwnedFd, rel: &Path, dir: &Path, parents: Parents) -> Result<OwnedFd> {
-    let mut current = start;
-    let mut walked = PathBuf::from(dir.ancestors().nth(rel.components().count()).unwrap_or(dir));
-    for component in rel.components() {
-        let Component::Normal(name) = component else {
-            return Err(Error::invalid_argument(format!(
-                "{} is not a resolved path",
-                dir.display()
-            )));
-        };
-        walked.push(name);
-        let flags = DIR_FLAGS | OFlags::NOFOLLOW;
-        let next = match rustix::fs::openat(&current, name, flags, Mode::empty()) {
-            Err(Errno::NOENT) if parents == Parents::Create => {
-                match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o777)) {
-                    Ok(()) | Err(Errno::EXIST) => {}
-                    Err(e) => return Err(Error::io("create the directory", &walked, e.into())),
-                }
-                rustix::fs::openat(&current, name, flags, Mode::empty())
-            }
-            other => other,
-        };
-        current = match next {
-            Ok(fd) => fd,
-            // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): tell it apart
-            // from a file in the way.
-            Err(Errno::NOTDIR | Errno::LOOP) if is_link(&current, name) => {
-                return Err(dir_error(&walked, Errno::LOOP));
-            }
-            Err(e) => return Err(dir_error(&walked, e)),
-        };
-    }
-    Ok(current)
-}
-
-/// Whether `name` in `dir` is a symbolic link.
-fn is_link(dir: &OwnedFd, name: &OsStr) -> bool {
-    rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|st| {
-        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Symlink
-    })
-}
-
-fn dir_error(dir: &Path, e: Errno) -> Error {
-    match e {
-        Errno::NOENT | Errno::NOTDIR => not_found(dir),
-        // A component that was a directory when the path was resolved is a link now.
-        Errno::LOOP => Error::Symlink {
-            path: dir.to_path_buf(),
-            reason: "a directory on the way became a symbolic link after the path was resolved",
-        },
-        e => Error::io("open the directory", dir, e.into()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::open_file_walking;
     use std::fs;
     use std::os::unix::fs::symlink;
 
@@ -437,27 +356,15 @@ mod tests {
         let (tmp, root) = root();
         let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
         let dir = root.dir.join("a/b");
-        walk(top, Path::new("a/b"), &dir, Parents::Create).unwrap();
+        walk(top, Path::new("a/b"), &dir, true).unwrap();
         assert!(dir.is_dir());
         symlink(tmp.path().join("out"), root.dir.join("lnk")).unwrap();
         let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
-        let e = walk(
-            top,
-            Path::new("lnk/c"),
-            &root.dir.join("lnk/c"),
-            Parents::Create,
-        )
-        .unwrap_err();
+        let e = walk(top, Path::new("lnk/c"), &root.dir.join("lnk/c"), true).unwrap_err();
         assert!(matches!(e, Error::Symlink { .. }), "{e:?}");
         assert!(!tmp.path().join("out/c").exists());
         let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
-        let e = walk(
-            top,
-            Path::new("x/y"),
-            &root.dir.join("x/y"),
-            Parents::Existing,
-        )
-        .unwrap_err();
+        let e = walk(top, Path::new("x/y"), &root.dir.join("x/y"), false).unwrap_err();
         assert!(matches!(e, Error::NotFound { .. }), "{e:?}");
     }
 

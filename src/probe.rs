@@ -5,15 +5,20 @@
 //! identity re-check (`verify_opened`: the opened file is a regular file and the very inode
 //! that was checked). `open_regular` composes them; grep uses the open layer alone; `open_input`
 //! is the same guard for files the caller names as input (links followed, a FIFO admitted).
-//! Also the stat identity used to detect a file changing under a read, an EINTR-retrying read,
-//! and a streaming SHA-256. No policy about sessions lives here.
+//! Also the no-follow walk beneath a root (`walk`, `open_file_walking`: one component at a
+//! time with `openat(O_DIRECTORY|O_NOFOLLOW)`, where `openat2` is missing and to create
+//! directories with `mkdirat`), the stat identity used to detect a file changing under a
+//! read, an EINTR-retrying read, and a streaming SHA-256. No policy about sessions lives here.
 
+use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{Mode, OFlags, ResolveFlags};
+use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags};
+use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -110,7 +115,7 @@ pub(crate) fn open_checked(
             Some(file) => file,
             // Kernels without openat2 (or seccomp filters that hide it): one component at a
             // time from the root, never following a link.
-            None => crate::parent::open_file_walking(root, rel)?,
+            None => open_file_walking(root, rel)?,
         },
         None => open_flagged(path, false).map_err(|e| open_error(path, e))?,
     };
@@ -275,6 +280,94 @@ pub(crate) fn parse_sha256(flag: &str, value: &str) -> Result<String> {
         Err(Error::invalid_argument(format!(
             "{flag} takes a SHA-256 as 64 hex digits, not {value:?}"
         )))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The no-follow walk beneath a root (where openat2 is missing, and to create directories)
+
+/// How a directory on the way to a target is opened.
+pub(crate) const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::CLOEXEC)
+    .union(OFlags::NOCTTY);
+
+/// Open the file `rel` below the root for reading (`open_flags`), one component at a
+/// time: the read side's fallback where `openat2` is missing, with the walk's guarantee.
+pub(crate) fn open_file_walking(root: &Root, rel: &Path) -> Result<File> {
+    let path = root.dir.join(rel);
+    let (Some(dir_rel), Some(name)) = (rel.parent(), rel.file_name()) else {
+        // The root itself.
+        return rustix::fs::open(&root.dir, open_flags(false), Mode::empty())
+            .map(File::from)
+            .map_err(|e| Error::io("open", &root.dir, e.into()));
+    };
+    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
+        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
+    let dir_path = root.dir.join(dir_rel);
+    let dir = walk(root_fd, dir_rel, &dir_path, false)?;
+    match rustix::fs::openat(&dir, name, open_flags(false), Mode::empty()) {
+        Ok(fd) => Ok(File::from(fd)),
+        Err(Errno::NOENT) => Err(not_found(&path)),
+        Err(Errno::LOOP) => Err(Error::ChangedDuringRead { path }),
+        Err(e) => Err(Error::io("open", &path, e.into())),
+    }
+}
+
+/// Open `rel` from `start` one component at a time, never following a link, creating a
+/// missing directory with `mkdirat` when asked. `rel` comes from a resolved path: it has no
+/// `..`, and every existing component is a directory, so a link met here was swapped in.
+pub(crate) fn walk(start: OwnedFd, rel: &Path, dir: &Path, create: bool) -> Result<OwnedFd> {
+    let mut current = start;
+    let mut walked = PathBuf::from(dir.ancestors().nth(rel.components().count()).unwrap_or(dir));
+    for component in rel.components() {
+        let Component::Normal(name) = component else {
+            return Err(Error::invalid_argument(format!(
+                "{} is not a resolved path",
+                dir.display()
+            )));
+        };
+        walked.push(name);
+        let flags = DIR_FLAGS | OFlags::NOFOLLOW;
+        let next = match rustix::fs::openat(&current, name, flags, Mode::empty()) {
+            Err(Errno::NOENT) if create => {
+                match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o777)) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(e) => return Err(Error::io("create the directory", &walked, e.into())),
+                }
+                rustix::fs::openat(&current, name, flags, Mode::empty())
+            }
+            other => other,
+        };
+        current = match next {
+            Ok(fd) => fd,
+            // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): tell it apart
+            // from a file in the way.
+            Err(Errno::NOTDIR | Errno::LOOP) if is_link(&current, name) => {
+                return Err(dir_error(&walked, Errno::LOOP));
+            }
+            Err(e) => return Err(dir_error(&walked, e)),
+        };
+    }
+    Ok(current)
+}
+
+/// Whether `name` in `dir` is a symbolic link.
+fn is_link(dir: &OwnedFd, name: &OsStr) -> bool {
+    rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|st| {
+        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Symlink
+    })
+}
+
+pub(crate) fn dir_error(dir: &Path, e: Errno) -> Error {
+    match e {
+        Errno::NOENT | Errno::NOTDIR => not_found(dir),
+        // A component that was a directory when the path was resolved is a link now.
+        Errno::LOOP => Error::Symlink {
+            path: dir.to_path_buf(),
+            reason: "a directory on the way became a symbolic link after the path was resolved",
+        },
+        e => Error::io("open the directory", dir, e.into()),
     }
 }
 

@@ -77,7 +77,7 @@ pub(crate) fn glob(w: &Walked, g: &GlobSearch, line: &Line) -> Option<Why> {
         .then(|| deeper(g.pattern))
         .flatten()
         .and_then(|p| {
-            crate::cmd::glob::compile(&p, g.ignore_case)
+            crate::glob_pattern::compile(&p, g.ignore_case)
                 .ok()
                 .map(|m| (p, m))
         });

@@ -11,11 +11,12 @@ use std::sync::Mutex;
 
 use crate::cli::{GlobArgs, SortKey};
 use crate::error::{Error, Result};
+use crate::glob_pattern::compile;
 use crate::report::{AsTyped, GlobReport, Report};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 use crate::why;
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, GlobSet};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use rustix::fs::{AtFlags, Mode, OFlags};
 
@@ -221,32 +222,6 @@ fn split_root(pattern: &str) -> Option<(String, String)> {
     let rest = parts[n..].join("/");
     (!rest.is_empty()).then_some((dir, rest))
 }
-
-/// Compile PATTERN with globset: `*` and `?` stay within one path component, `**` crosses.
-pub(crate) fn compile(pattern: &str, ignore_case: bool) -> Result<GlobSet> {
-    let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
-    let glob = GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .case_insensitive(ignore_case)
-        .backslash_escape(true)
-        .build()
-        .map_err(|e| Error::InvalidPattern {
-            message: e.kind().to_string(),
-            position: None,
-            fix: Some(GLOB_SYNTAX.into()),
-        })?;
-    GlobSetBuilder::new()
-        .add(glob)
-        .build()
-        .map_err(|e| Error::InvalidPattern {
-            message: e.to_string(),
-            position: None,
-            fix: Some(GLOB_SYNTAX.into()),
-        })
-}
-
-/// The hint of a glob that does not compile.
-pub(crate) const GLOB_SYNTAX: &str = "glob syntax: `*` and `?` within a directory, `**` across, `{a,b}`, `[abc]`; `\\` escapes a special character";
 
 type Order = fn(&Found, &Found) -> std::cmp::Ordering;
 

@@ -199,13 +199,13 @@ fn overrides(s: &Settings, globs: &[String]) -> Result<Option<Override>> {
         ob.add(g).map_err(|e| Error::InvalidPattern {
             message: format!("--glob {g}: {e}"),
             position: None,
-            fix: Some(crate::cmd::glob::GLOB_SYNTAX.into()),
+            fix: Some(crate::glob_pattern::GLOB_SYNTAX.into()),
         })?;
     }
     ob.build().map(Some).map_err(|e| Error::InvalidPattern {
         message: e.to_string(),
         position: None,
-        fix: Some(crate::cmd::glob::GLOB_SYNTAX.into()),
+        fix: Some(crate::glob_pattern::GLOB_SYNTAX.into()),
     })
 }
 
