@@ -145,9 +145,7 @@ fn write_under_a_swapped_parent_never_lands_outside() {
     let env = TestEnv::new();
     let mut race = Race::new(&env);
     under_the_swap(&env, &mut race, |i| {
-        ["write", &format!("R/sub/new{i}.txt"), "--content", "x"]
-            .map(String::from)
-            .to_vec()
+        words(&["write", &format!("R/sub/new{i}.txt"), "--content", "x"])
     });
 }
 
@@ -156,9 +154,7 @@ fn write_creating_parents_under_a_swap_never_lands_outside() {
     let env = TestEnv::new();
     let mut race = Race::new(&env);
     under_the_swap(&env, &mut race, |i| {
-        ["write", &format!("R/sub/d{i}/new.txt"), "--content", "x"]
-            .map(String::from)
-            .to_vec()
+        words(&["write", &format!("R/sub/d{i}/new.txt"), "--content", "x"])
     });
 }
 
@@ -170,9 +166,7 @@ fn transfer_into_a_swapped_directory_never_lands_outside() {
         env.write(&format!("R/in{i}.txt"), "payload\n");
     }
     under_the_swap(&env, &mut race, |i| {
-        ["transfer", &format!("R/in{i}.txt"), "R/sub/"]
-            .map(String::from)
-            .to_vec()
+        words(&["transfer", &format!("R/in{i}.txt"), "R/sub/"])
     });
 }
 
@@ -186,14 +180,12 @@ fn move_out_of_a_swapped_directory_never_removes_outside() {
         fs::write(race.outside.join(format!("m{i}.txt")), "outside\n").unwrap();
     }
     under_the_swap(&env, &mut race, |i| {
-        [
+        words(&[
             "transfer",
             "--move",
             &format!("R/sub/m{i}.txt"),
             &format!("R/moved{i}.txt"),
-        ]
-        .map(String::from)
-        .to_vec()
+        ])
     });
 }
 
@@ -208,7 +200,7 @@ fn edit_in_a_swapped_directory_never_changes_outside() {
     }
     let sha = sha256_hex(b"old\n");
     under_the_swap(&env, &mut race, |i| {
-        [
+        words(&[
             "edit",
             &format!("R/sub/f{i}.txt"),
             "--old",
@@ -217,9 +209,7 @@ fn edit_in_a_swapped_directory_never_changes_outside() {
             "new",
             "--expect-sha256",
             &sha,
-        ]
-        .map(String::from)
-        .to_vec()
+        ])
     });
 }
 
@@ -238,10 +228,13 @@ fn undo_of_a_creation_in_a_swapped_directory_never_removes_outside() {
         fs::write(race.outside.join(format!("u{i}.txt")), "b\n").unwrap();
     }
     under_the_swap(&env, &mut race, |i| {
-        ["undo", &format!("R/sub/u{i}.txt")]
-            .map(String::from)
-            .to_vec()
+        words(&["undo", &format!("R/sub/u{i}.txt")])
     });
+}
+
+/// A command line as owned words.
+fn words(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| s.to_string()).collect()
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -351,10 +344,8 @@ fn without_openat2_a_swap_never_leads_outside() {
         ];
         let root = race.root.to_str().unwrap().to_string();
         let runs: [Vec<String>; 3] = [
-            ["write", &format!("R/sub/new{i}.txt"), "--content", "x"]
-                .map(String::from)
-                .to_vec(),
-            [
+            words(&["write", &format!("R/sub/new{i}.txt"), "--content", "x"]),
+            words(&[
                 "edit",
                 &format!("R/sub/f{i}.txt"),
                 "--old",
@@ -363,12 +354,8 @@ fn without_openat2_a_swap_never_leads_outside() {
                 "new",
                 "--expect-sha256",
                 &sha,
-            ]
-            .map(String::from)
-            .to_vec(),
-            ["read", &format!("R/sub/r{i}.txt")]
-                .map(String::from)
-                .to_vec(),
+            ]),
+            words(&["read", &format!("R/sub/r{i}.txt")]),
         ];
         for args in runs {
             let out = env

@@ -9,7 +9,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{ChildStdin, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::util::*;
 
@@ -240,19 +240,7 @@ fn a_producer_killed_by_the_same_ctrl_c_is_not_half_read() {
         let _ = child.wait();
         panic!("quill never started");
     }
-    unsafe { libc::kill(-pgid, libc::SIGINT) };
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > Duration::from_secs(10) {
-            unsafe { libc::kill(-pgid, libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("the loop did not stop after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = ctrl_c_the_group(&mut child, pgid);
     let log = fs::read_to_string(env.path("log")).unwrap_or_default();
     let answer = fs::read_to_string(env.path("out1.json")).unwrap();
     assert!(

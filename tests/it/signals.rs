@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::util::*;
 
@@ -45,20 +45,7 @@ fn ctrl_c_stops_a_shell_loop() {
         let _ = child.wait();
         panic!("quill never staged f1.txt");
     }
-    // What a terminal does on Ctrl-C: SIGINT to the whole foreground job (shell and quill).
-    unsafe { libc::kill(-pgid, libc::SIGINT) };
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > Duration::from_secs(10) {
-            unsafe { libc::kill(-pgid, libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("the loop did not stop after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = ctrl_c_the_group(&mut child, pgid);
     drop(stdin);
     let log = fs::read_to_string(env.path("log")).unwrap_or_default();
     assert!(

@@ -1250,3 +1250,24 @@ impl TestEnv {
             .run()
     }
 }
+
+/// What a terminal does on Ctrl-C: SIGINT to the whole foreground job (`pgid`: a shell loop and
+/// the quill it runs), then wait for `child` — at most 10 s, after which the group is killed
+/// and the test fails.
+pub fn ctrl_c_the_group(child: &mut Child, pgid: i32) -> ExitStatus {
+    // SAFETY: kill(2) of a process group this test started.
+    unsafe { libc::kill(-pgid, libc::SIGINT) };
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            // SAFETY: as above.
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+            let _ = child.wait();
+            panic!("the loop did not stop after Ctrl-C");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
