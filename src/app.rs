@@ -16,6 +16,7 @@ use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
 use crate::drift;
 use crate::error::{Error, Result, UsageDetail, exit};
+use crate::harness;
 use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
 use crate::report::{Report, VersionReport};
@@ -23,21 +24,38 @@ use crate::settings::Settings;
 use crate::warnings::Warnings;
 
 pub fn main() -> ExitCode {
+    ExitCode::from(run_line(env::args_os().collect()))
+}
+
+/// Parse one command line and run it: the process's own, or the one `quill call` made.
+fn run_line(args: Vec<OsString>) -> u8 {
     let mut command = cli::command();
-    let args = drift::path_flag_as_positional(env::args_os().collect(), &command);
+    let args = drift::path_flag_as_positional(args, &command);
     let parsed = command.try_get_matches_from_mut(&args).and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         cli::take_vocabulary(&mut cli, &m);
         Ok(cli)
     });
-    let code = match parsed {
+    match parsed {
         Ok(cli) => match drift::flag_taken_as_value(&args, &command) {
+            None if matches!(cli.command, Command::Call(_)) => call(&cli.global),
             None => run(cli),
             Some(e) => early_error(&args, cli.command.op(), &e),
         },
         Err(err) => parse_failure(&args, err),
-    };
-    ExitCode::from(code)
+    }
+}
+
+/// `quill call`: the request on stdin as the command line the CLI would get, parsed and run
+/// by `run_line` like any other (never `call` again: the request names a tool).
+fn call(global: &cli::GlobalArgs) -> u8 {
+    match harness::call::command_line(global) {
+        Ok(args) => {
+            crate::call::run_as(args.clone());
+            run_line(args)
+        }
+        Err(r) => output::emit_error(&plain_output(Format::Json), r.op, &r.error, &[]),
+    }
 }
 
 /// An error found before `Settings` exist, in the format and colors the command line asks for.
@@ -227,7 +245,7 @@ fn wants_json(args: &[OsString]) -> bool {
 }
 
 fn guess_op(args: &[OsString]) -> &'static str {
-    const OPS: [&str; 10] = [
+    const OPS: [&str; 13] = [
         "read",
         "write",
         "edit",
@@ -236,6 +254,9 @@ fn guess_op(args: &[OsString]) -> &'static str {
         "transfer",
         "undo",
         "state",
+        "tools",
+        "call",
+        "guide",
         "completions",
         "man",
     ];
@@ -286,6 +307,10 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
         Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
         Command::State(args) => cmd::state::run(s, args.resolve(s)?),
+        Command::Tools(args) => harness::tools::run(&args),
+        Command::Guide(_) => harness::guide::run(),
+        // Run by `call` before any `Settings`: the request's command line is the one run.
+        Command::Call(_) => Err(Error::usage("quill call takes its request on stdin")),
         Command::Completions(args) => cmd::generate::completions(&args),
         Command::Man(args) => cmd::generate::man(&args),
     }

@@ -237,6 +237,15 @@ pub(crate) enum Command {
     /// Show or change the session's read baselines.
     #[command(after_help = STATE_EXAMPLES)]
     State(StateArgs),
+    /// Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill's).
+    #[command(after_help = TOOLS_EXAMPLES)]
+    Tools(ToolsArgs),
+    /// Run one tool call given as JSON on stdin, exactly as the command line would.
+    #[command(after_help = CALL_EXAMPLES)]
+    Call(CallArgs),
+    /// Print a compact guide to quill for a shell-only agent's system prompt.
+    #[command(after_help = "Examples:\n  quill guide >> system-prompt.md")]
+    Guide(GuideArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  quill completions bash > ~/.local/share/bash-completion/completions/quill\n  quill completions zsh > ~/.zfunc/_quill"
@@ -259,6 +268,9 @@ impl Command {
             Command::Transfer(_) => "transfer",
             Command::Undo(_) => "undo",
             Command::State(_) => "state",
+            Command::Tools(_) => "tools",
+            Command::Call(_) => "call",
+            Command::Guide(_) => "guide",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
@@ -733,6 +745,51 @@ pub(crate) enum StateAction {
     /// Forget every baseline of the session.
     Clear,
 }
+
+const TOOLS_EXAMPLES: &str = "\
+Examples:
+  quill tools --format openai > tools.json     # [{\"type\": \"function\", \"function\": {…}}]
+  quill tools --format anthropic               # [{\"name\", \"description\", \"input_schema\"}]
+  quill tools | jq '.[].name'                  # quill_read, quill_write, …
+
+Tool names are quill_OP; argument keys are camelCase (quill call also takes snake_case and
+kebab-case). The session, root and other global options are not arguments: set them on
+`quill call`'s command line or in the environment.";
+
+#[derive(Debug, Args)]
+pub(crate) struct ToolsArgs {
+    /// The shape of the definitions.
+    #[arg(long, value_enum, default_value_t = ToolFormat::Json)]
+    pub format: ToolFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ToolFormat {
+    /// Chat Completions `tools`: {"type": "function", "function": {name, description, parameters}}.
+    Openai,
+    /// Messages API `tools`: {name, description, input_schema}.
+    Anthropic,
+    /// quill's own: {name, op, description, inputSchema}.
+    Json,
+}
+
+const CALL_EXAMPLES: &str = "\
+Examples:
+  echo '{\"tool\": \"quill_read\", \"arguments\": {\"path\": \"src/a.rs\"}}' | quill call
+  quill --session agent-1 --root . call < request.json
+  echo '{\"tool\": \"edit\", \"arguments\": {\"path\": \"a.rs\", \"edits\": [{\"old\": \"a\", \"new\": \"b\"}]}}' | quill call
+
+The answer is always the JSON object of `quill --json OP …`. Keys are the tool's arguments
+(`quill tools`) in any of camelCase, snake_case or kebab-case, and the aliases the flags take
+(old_string, file_path, replace_all); write's content is `content`, edit's `edits` a JSON
+array. `{\"name\", \"arguments\"}` (arguments as a JSON string too) and `{\"name\", \"input\"}`
+are taken as well, so a model's tool call can be piped as it is.";
+
+#[derive(Debug, Args)]
+pub(crate) struct CallArgs {}
+
+#[derive(Debug, Args)]
+pub(crate) struct GuideArgs {}
 
 #[derive(Debug, Args)]
 pub(crate) struct CompletionsArgs {

@@ -20,9 +20,9 @@ use std::ffi::{OsStr, OsString};
 use crate::error::{Error, Result, shell_word};
 
 /// The commands whose one positional is the file.
-const PATH_COMMANDS: [&str; 4] = ["read", "write", "edit", "undo"];
+pub(crate) const PATH_COMMANDS: [&str; 4] = ["read", "write", "edit", "undo"];
 /// Flags of other tools that name the file.
-const PATH_FLAGS: [&str; 6] = [
+pub(crate) const PATH_FLAGS: [&str; 6] = [
     "file-path",
     "file_path",
     "filepath",
@@ -370,7 +370,7 @@ fn corrected_call(args: &[OsString], cmd: &clap::Command, op: &str) -> Option<St
 }
 
 /// Optimal string alignment distance (Levenshtein with adjacent swaps).
-fn osa_distance(a: &str, b: &str) -> usize {
+pub(crate) fn osa_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut d: Vec<Vec<usize>> = (0..=a.len())

@@ -10,11 +10,17 @@
 //! input ends after it (a producer killed by the same Ctrl-C: its half input is never used).
 //! `read_all` holds a whole input in memory up to a cap (edit's `--max-file-bytes`), past
 //! which it is `file_too_large`, so an endless pipe costs at most the cap.
+//!
+//! Under `quill call` standard input carries the call itself: once `call` has read it, it
+//! hands over what the command is to read as its stdin (`hand_over_stdin`: edit's `edits`,
+//! in memory), and `Input::stdin()` yields that instead; `stdin_taken` tells grep not to
+//! search the spent pipe by default.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
@@ -27,6 +33,20 @@ use crate::signals;
 
 /// How often a waiting reader looks at the signal flag.
 const TICK: Duration = Duration::from_millis(50);
+
+/// What the command reads as standard input once `quill call` has read the real one.
+static HANDED_OVER: OnceLock<Vec<u8>> = OnceLock::new();
+
+/// `quill call` has read standard input (the call): from now on the command's standard input
+/// is `bytes` (empty unless the call hands something on). Once per process.
+pub(crate) fn hand_over_stdin(bytes: Vec<u8>) {
+    let _ = HANDED_OVER.set(bytes);
+}
+
+/// Whether standard input was the call of `quill call` (spent: nothing to search there).
+pub(crate) fn stdin_taken() -> bool {
+    HANDED_OVER.get().is_some()
+}
 
 /// One input, read on its helper thread; `Read` yields its bytes and reports a caught signal
 /// as `ErrorKind::Interrupted` (which `Error::io` turns into `interrupted`).
@@ -61,9 +81,24 @@ impl Input {
         })
     }
 
-    /// Standard input, whatever it is (`--from -`, `--edits -`).
+    /// Standard input, whatever it is (`--from -`, `--edits -`), or what `quill call` handed
+    /// over in its place.
     pub(crate) fn stdin() -> Input {
-        Input::start("<stdin>".into(), None, Source::Stdin)
+        match HANDED_OVER.get() {
+            Some(bytes) => {
+                // Already whole: no helper thread, no channel to wait on.
+                let (_, chunks) = mpsc::sync_channel(0);
+                Input {
+                    name: "<stdin>".into(),
+                    size: Some(bytes.len() as u64),
+                    chunks,
+                    pending: bytes.clone(),
+                    pos: 0,
+                    done: true,
+                }
+            }
+            None => Input::start("<stdin>".into(), None, Source::Stdin),
+        }
     }
 
     fn start(name: PathBuf, size: Option<u64>, source: Source) -> Input {

@@ -17,6 +17,7 @@ pub mod encoding;
 pub(crate) mod error;
 pub(crate) mod glob_pattern;
 pub(crate) mod guard;
+pub(crate) mod harness;
 pub mod image;
 pub(crate) mod input;
 pub(crate) mod lock;

@@ -550,7 +550,7 @@ struct Targets {
 
 /// Resolve PATH arguments inside the root, and keep how they were typed. No PATH: standard
 /// input when it is a pipe or a file (not a terminal, not /dev/null: grep-cli's
-/// `is_readable_stdin`, as rg), else `.` (files then shown relative to the current directory,
+/// `is_readable_stdin`, as rg) and not the spent call of `quill call`, else `.` (files then shown relative to the current directory,
 /// without `./`); `-` is standard input. With several PATHs, the missing ones are kept to be
 /// reported after the others are searched, and an unreadable directory is listed like any
 /// other; when nothing is left to search (or only one PATH was given), its error.
@@ -565,7 +565,7 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
     let typed_any = !paths.is_empty();
     let paths = if !paths.is_empty() {
         paths
-    } else if grep_cli::is_readable_stdin() {
+    } else if !crate::input::stdin_taken() && grep_cli::is_readable_stdin() {
         t.stdin = true;
         return Ok(t);
     } else {
