@@ -42,6 +42,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as JSON on stdin, exactly as the command line would')
+            [CompletionResult]::new('guide', 'guide', [CompletionResultType]::ParameterValue, 'Print a compact guide to quill for a shell-only agent''s system prompt')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -364,6 +367,55 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
         'quill;state;help;help' {
             break
         }
+        'quill;tools' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The shape of the definitions')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;call' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;guide' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'quill;completions' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
@@ -405,6 +457,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as JSON on stdin, exactly as the command line would')
+            [CompletionResult]::new('guide', 'guide', [CompletionResultType]::ParameterValue, 'Print a compact guide to quill for a shell-only agent''s system prompt')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -444,6 +499,15 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;help;state;clear' {
+            break
+        }
+        'quill;help;tools' {
+            break
+        }
+        'quill;help;call' {
+            break
+        }
+        'quill;help;guide' {
             break
         }
         'quill;help;completions' {

@@ -16,6 +16,9 @@ _quill() {
             ",$1")
                 cmd="quill"
                 ;;
+            quill,call)
+                cmd="quill__subcmd__call"
+                ;;
             quill,completions)
                 cmd="quill__subcmd__completions"
                 ;;
@@ -27,6 +30,9 @@ _quill() {
                 ;;
             quill,grep)
                 cmd="quill__subcmd__grep"
+                ;;
+            quill,guide)
+                cmd="quill__subcmd__guide"
                 ;;
             quill,help)
                 cmd="quill__subcmd__help"
@@ -40,6 +46,9 @@ _quill() {
             quill,state)
                 cmd="quill__subcmd__state"
                 ;;
+            quill,tools)
+                cmd="quill__subcmd__tools"
+                ;;
             quill,transfer)
                 cmd="quill__subcmd__transfer"
                 ;;
@@ -48,6 +57,9 @@ _quill() {
                 ;;
             quill,write)
                 cmd="quill__subcmd__write"
+                ;;
+            quill__subcmd__help,call)
+                cmd="quill__subcmd__help__subcmd__call"
                 ;;
             quill__subcmd__help,completions)
                 cmd="quill__subcmd__help__subcmd__completions"
@@ -61,6 +73,9 @@ _quill() {
             quill__subcmd__help,grep)
                 cmd="quill__subcmd__help__subcmd__grep"
                 ;;
+            quill__subcmd__help,guide)
+                cmd="quill__subcmd__help__subcmd__guide"
+                ;;
             quill__subcmd__help,help)
                 cmd="quill__subcmd__help__subcmd__help"
                 ;;
@@ -72,6 +87,9 @@ _quill() {
                 ;;
             quill__subcmd__help,state)
                 cmd="quill__subcmd__help__subcmd__state"
+                ;;
+            quill__subcmd__help,tools)
+                cmd="quill__subcmd__help__subcmd__tools"
                 ;;
             quill__subcmd__help,transfer)
                 cmd="quill__subcmd__help__subcmd__transfer"
@@ -122,8 +140,42 @@ _quill() {
 
     case "${cmd}" in
         quill)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer undo state completions man help"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer undo state tools call guide completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__call)
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -439,9 +491,57 @@ _quill() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        quill__subcmd__help)
-            opts="read write edit glob grep transfer undo state completions man help"
+        quill__subcmd__guide)
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help)
+            opts="read write edit glob grep transfer undo state tools call guide completions man help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__call)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -496,6 +596,20 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help__subcmd__grep)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__guide)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -596,6 +710,20 @@ _quill() {
         quill__subcmd__help__subcmd__state__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__tools)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -920,6 +1048,44 @@ _quill() {
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__tools)
+            opts="-h -V --format --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "openai anthropic json" -- "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

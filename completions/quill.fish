@@ -45,6 +45,9 @@ complete -c quill -n "__fish_quill_needs_command" -f -a "grep" -d 'Search file c
 complete -c quill -n "__fish_quill_needs_command" -f -a "transfer" -d 'Copy or move one file without ever losing or half-publishing it'
 complete -c quill -n "__fish_quill_needs_command" -f -a "undo" -d 'Restore a file to what it was before quill\'s last change in this session'
 complete -c quill -n "__fish_quill_needs_command" -f -a "state" -d 'Show or change the session\'s read baselines'
+complete -c quill -n "__fish_quill_needs_command" -f -a "tools" -d 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill\'s)'
+complete -c quill -n "__fish_quill_needs_command" -f -a "call" -d 'Run one tool call given as JSON on stdin, exactly as the command line would'
+complete -c quill -n "__fish_quill_needs_command" -f -a "guide" -d 'Print a compact guide to quill for a shell-only agent\'s system prompt'
 complete -c quill -n "__fish_quill_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c quill -n "__fish_quill_needs_command" -f -a "man" -d 'Print a roff man page'
 complete -c quill -n "__fish_quill_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -754,6 +757,48 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget the baseline of one file'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Forget every baseline of the session'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l format -d 'The shape of the definitions' -r -f -a "openai\t'Chat Completions `tools`: {"type": "function", "function": {name, description, parameters}}'
+anthropic\t'Messages API `tools`: {name, description, input_schema}'
+json\t'quill\'s own: {name, op, description, inputSchema}'"
+complete -c quill -n "__fish_quill_using_subcommand tools" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand tools" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand tools" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand tools" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand tools" -l color -d 'When to color text output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c quill -n "__fish_quill_using_subcommand tools" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l read-only -d 'Refuse every change (read_only)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c quill -n "__fish_quill_using_subcommand tools" -s V -l version -d 'Print version'
+complete -c quill -n "__fish_quill_using_subcommand call" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand call" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand call" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand call" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand call" -l color -d 'When to color text output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c quill -n "__fish_quill_using_subcommand call" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+complete -c quill -n "__fish_quill_using_subcommand call" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
+complete -c quill -n "__fish_quill_using_subcommand call" -l read-only -d 'Refuse every change (read_only)'
+complete -c quill -n "__fish_quill_using_subcommand call" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand call" -s h -l help -d 'Print help'
+complete -c quill -n "__fish_quill_using_subcommand call" -s V -l version -d 'Print version'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
+complete -c quill -n "__fish_quill_using_subcommand guide" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
+complete -c quill -n "__fish_quill_using_subcommand guide" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand guide" -l lock-timeout -d 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]' -r
+complete -c quill -n "__fish_quill_using_subcommand guide" -l color -d 'When to color text output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c quill -n "__fish_quill_using_subcommand guide" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l read-only -d 'Refuse every change (read_only)'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand guide" -s h -l help -d 'Print help'
+complete -c quill -n "__fish_quill_using_subcommand guide" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand completions" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
 complete -c quill -n "__fish_quill_using_subcommand completions" -l state-dir -d 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]' -r -F
 complete -c quill -n "__fish_quill_using_subcommand completions" -l root -d 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)' -r -F
@@ -780,17 +825,20 @@ complete -c quill -n "__fish_quill_using_subcommand man" -l json -d 'Print exact
 complete -c quill -n "__fish_quill_using_subcommand man" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand man" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand man" -s V -l version -d 'Print version'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "read" -d 'Show a page of a file with line numbers and record a baseline'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "write" -d 'Replace or create a whole file (needs a read baseline for an existing file)'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "edit" -d 'Replace an exact, unique passage of a file'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "grep" -d 'Search file contents with a regex, like ripgrep, sorted and paged'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "transfer" -d 'Copy or move one file without ever losing or half-publishing it'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "undo" -d 'Restore a file to what it was before quill\'s last change in this session'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "state" -d 'Show or change the session\'s read baselines'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "man" -d 'Print a roff man page'
-complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "read" -d 'Show a page of a file with line numbers and record a baseline'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "write" -d 'Replace or create a whole file (needs a read baseline for an existing file)'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "edit" -d 'Replace an exact, unique passage of a file'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "grep" -d 'Search file contents with a regex, like ripgrep, sorted and paged'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "transfer" -d 'Copy or move one file without ever losing or half-publishing it'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "undo" -d 'Restore a file to what it was before quill\'s last change in this session'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "state" -d 'Show or change the session\'s read baselines'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "tools" -d 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill\'s)'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "call" -d 'Run one tool call given as JSON on stdin, exactly as the command line would'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "guide" -d 'Print a compact guide to quill for a shell-only agent\'s system prompt'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "man" -d 'Print a roff man page'
+complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer undo state tools call guide completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c quill -n "__fish_quill_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List the session\'s baselines'
 complete -c quill -n "__fish_quill_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget the baseline of one file'
 complete -c quill -n "__fish_quill_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "clear" -d 'Forget every baseline of the session'

@@ -55,6 +55,9 @@ fn man_pages_are_fresh() {
         "transfer",
         "undo",
         "state",
+        "tools",
+        "call",
+        "guide",
         "completions",
         "man",
     ] {

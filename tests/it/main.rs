@@ -16,6 +16,7 @@ mod fuzzy;
 mod generated;
 mod grammar;
 mod guards;
+mod harness;
 mod input_waits;
 mod listing;
 mod misses;
