@@ -7,6 +7,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::names;
@@ -29,7 +30,7 @@ pub(crate) const UNTRUSTED: &str = "quill does not trust it";
 /// Every failure quill reports. The variant is the JSON `kind` (snake_case, the serde tag);
 /// its fields, except the ones marked `skip`, are the kind-specific fields of the JSON
 /// `error` object (camelCase), derived rather than listed by hand.
-#[derive(Debug, thiserror::Error, Serialize)]
+#[derive(Debug, thiserror::Error, Serialize, JsonSchema)]
 #[serde(
     tag = "kind",
     rename_all = "snake_case",
@@ -70,6 +71,7 @@ pub enum Error {
     #[error("offset {offset} is past the end of {} ({total_lines} lines)", path.display())]
     OffsetPastEnd {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         offset: u64,
         total_lines: u64,
@@ -79,13 +81,16 @@ pub enum Error {
     #[error("{} and {} are the same file", source_path.display(), destination.display())]
     SameFile {
         #[serde(flatten, serialize_with = "names::source")]
+        #[schemars(schema_with = "crate::names::one::source")]
         source_path: PathBuf,
         #[serde(flatten, serialize_with = "names::destination")]
+        #[schemars(schema_with = "crate::names::one::destination")]
         destination: PathBuf,
     },
     #[error("{} has not been read in session '{session}'", path.display())]
     NotRead {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
@@ -93,6 +98,7 @@ pub enum Error {
     #[error("{} changed since session '{session}' read it", path.display())]
     Stale {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
@@ -104,11 +110,13 @@ pub enum Error {
     #[error("{} already exists", path.display())]
     CreateConflict {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("destination {} already exists", path.display())]
     DestinationExists {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("{message}")]
@@ -116,6 +124,7 @@ pub enum Error {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         /// Which edit of the request missed (0-based).
         edit_index: usize,
@@ -133,6 +142,7 @@ pub enum Error {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         edit_index: usize,
         count: usize,
@@ -144,15 +154,19 @@ pub enum Error {
     #[error("{} resolves to {}, outside the root {}", requested.display(), target.display(), root.display())]
     OutsideRoot {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         requested: PathBuf,
         #[serde(flatten, serialize_with = "names::target")]
+        #[schemars(schema_with = "crate::names::one::target")]
         target: PathBuf,
         #[serde(flatten, serialize_with = "names::root")]
+        #[schemars(schema_with = "crate::names::one::root")]
         root: PathBuf,
     },
     #[error("refusing to {action} {}: quill runs read-only", path.display())]
     ReadOnly {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         action: &'static str,
@@ -160,6 +174,7 @@ pub enum Error {
     #[error("{} is a symbolic link; {reason}", path.display())]
     Symlink {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         reason: &'static str,
@@ -167,17 +182,20 @@ pub enum Error {
     #[error("{} is a {file_type}, not a regular file", path.display())]
     IrregularFile {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         file_type: &'static str,
     },
     #[error("{} is a directory", path.display())]
     IsDirectory {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("{} is a binary file ({guess}, {size} bytes)", path.display())]
     BinaryFile {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         size: u64,
         guess: &'static str,
@@ -185,6 +203,7 @@ pub enum Error {
     #[error("{} is {size} bytes, over the limit of {limit} bytes", path.display())]
     FileTooLarge {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         size: u64,
         limit: u64,
@@ -192,6 +211,7 @@ pub enum Error {
     #[error("{}", line_too_long(path, *line, *bytes, *line_bytes, *budget, *max_line_chars, *cut))]
     LineTooLong {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         line: u64,
         /// The `--max-bytes` that shows the line as it is displayed now (cut or whole).
@@ -211,6 +231,7 @@ pub enum Error {
     #[error("{message}")]
     Encoding {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         message: String,
@@ -226,6 +247,7 @@ pub enum Error {
     #[error("nothing to undo for {} in session '{session}'", path.display())]
     NothingToUndo {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
@@ -233,11 +255,13 @@ pub enum Error {
     #[error("{} kept changing while it was read", path.display())]
     ChangedDuringRead {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("source {} changed: {reason}", path.display())]
     SourceChanged {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         reason: String,
     },
@@ -246,6 +270,7 @@ pub enum Error {
     #[error("{} already holds this edit: it was the session's last change of the file, which is unchanged since", path.display())]
     AlreadyApplied {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
 
@@ -253,8 +278,10 @@ pub enum Error {
     #[error("{} does not exist", path.display())]
     NotFound {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(flatten, serialize_with = "names::similar")]
+        #[schemars(schema_with = "crate::names::list::similar")]
         similar: Vec<PathBuf>,
         /// What a look around the path found (`missing::explain`); empty until then.
         #[serde(flatten)]
@@ -263,6 +290,7 @@ pub enum Error {
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
@@ -270,6 +298,7 @@ pub enum Error {
     #[error("no space left on device: cannot {op} {}", path.display())]
     NoSpace {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
@@ -277,6 +306,7 @@ pub enum Error {
     #[error("cannot {op} {}: {source}", path.display())]
     Io {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
@@ -286,6 +316,7 @@ pub enum Error {
     #[error("timed out after {seconds}s waiting for the lock on {}", path.display())]
     LockTimeout {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         seconds: f64,
     },
@@ -294,6 +325,7 @@ pub enum Error {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("{converter} is not installed; it is needed to read {}", path.display())]
@@ -301,6 +333,7 @@ pub enum Error {
         converter: &'static str,
         install: &'static str,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
     #[error("interrupted")]
@@ -308,7 +341,7 @@ pub enum Error {
 }
 
 /// What a usage error knows besides its message.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageDetail {
     /// The offending argument as given (`--ful`, `frobnicate`, `<PATH>`), if one is named.
@@ -348,7 +381,7 @@ pub enum MissFix {
 }
 
 /// Why an edit's `old` was not found (SPEC §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
     /// `old` matches once whitespace, line endings and look-alike characters are ignored.
@@ -370,7 +403,7 @@ impl MissReason {
 }
 
 /// The candidate passage of an edit miss: the file's real lines `start_line..=end_line`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MissWindow {
     pub start_line: usize,
@@ -798,11 +831,11 @@ const fn libc_eperm() -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// SPEC §2.3, written out: exit code → kinds.
-    const TABLE: [(u8, &[&str]); 4] = [
+    /// Exit code → kinds, written out.
+    pub(crate) const TABLE: [(u8, &[&str]); 4] = [
         (1, &["offset_past_end"]),
         (2, &["usage", "invalid_pattern", "invalid_argument"]),
         (

@@ -10,6 +10,7 @@ pub(crate) mod transfer;
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::exit;
@@ -38,7 +39,7 @@ pub(crate) enum Report {
 
 /// The build: `{"version":"0.1.0","commit":"abc1234","date":"2026-12-01"}`; `commit` and
 /// `date` are null for a build outside a git checkout.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct VersionReport {
     pub version: &'static str,
     pub commit: Option<&'static str>,
@@ -62,9 +63,10 @@ impl Report {
 }
 
 /// `fileAccess` of the JSON envelope: which file a result showed or changed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FileAccess {
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     pub access: &'static str,
 }

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
 
 /// The result of `write`, `edit` and `undo`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MutationReport {
     /// `write`, `edit` or `undo` (the envelope's `op`; text output's verb).
@@ -16,9 +17,11 @@ pub(crate) struct MutationReport {
     pub op: &'static str,
     /// The file changed (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link (the link is kept).
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file, access `write`; absent for a dry run.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,7 +72,7 @@ pub(crate) struct MutationReport {
 }
 
 /// A 1-based inclusive line span.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LineSpan {
     pub start_line: usize,

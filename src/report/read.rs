@@ -4,19 +4,22 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::FileAccess;
 
 /// One page of a file. `lines` and `summary` are for text output only.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ReadReport {
     /// The file shown (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link.
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,
@@ -104,13 +107,15 @@ impl ReadReport {
 
 /// `quill read DIR`: a page of the directory's listing, two levels deep, directories first.
 /// No baseline is recorded and there is no `fileAccess`: nothing of a file was shown.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ListingReport {
     /// The directory listed (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// Always `directory`.
     pub kind: &'static str,
@@ -132,6 +137,7 @@ pub(crate) struct ListingReport {
     pub walk_incomplete: bool,
     /// Directories that could not be read, sorted.
     #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
+    #[schemars(schema_with = "crate::names::list::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// The shown entries as text output prints them (paths as typed).
     #[serde(skip)]
@@ -171,6 +177,58 @@ impl Serialize for ListingEntry {
             name(&mut m, "target", "targetBytes", t)?;
         }
         m.end()
+    }
+}
+
+impl JsonSchema for ListingEntry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListingEntry".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::names::schema::{Shape, names};
+        let path = names(
+            "path",
+            "The entry (not resolved: a symbolic link is listed as itself).",
+            Shape::One,
+        );
+        let target = names(
+            "target",
+            "Symbolic links only: where the link points, as stored in the link (present only for links).",
+            Shape::Opt,
+        );
+        let mut properties = serde_json::Map::new();
+        for s in [&path, &target] {
+            if let Some(p) = s.get("properties").and_then(|p| p.as_object()) {
+                properties.extend(p.clone());
+            }
+        }
+        properties.insert(
+            "type".into(),
+            serde_json::json!({
+                "enum": ["dir", "file", "symlink", "other"],
+                "description": "`dir`, `file`, `symlink`, or `other` (a FIFO, socket or device)."
+            }),
+        );
+        properties.insert(
+            "size".into(),
+            serde_json::json!({
+                "type": ["integer", "null"], "minimum": 0,
+                "description": "Files: the size in bytes; null for the others."
+            }),
+        );
+        properties.insert(
+            "depth".into(),
+            serde_json::json!({
+                "type": "integer", "minimum": 1, "maximum": 2,
+                "description": "1 for the directory's own entries, 2 for theirs."
+            }),
+        );
+        schemars::json_schema!({
+            "type": "object",
+            "description": "One entry of a directory listing.",
+            "properties": properties,
+            "required": ["path", "type", "size", "depth"],
+        })
     }
 }
 
