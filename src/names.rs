@@ -187,7 +187,7 @@ keys! {
 /// one that may be absent (`opt`), a list (`list`), a list that may be absent (`opt_list`).
 /// Used with `#[schemars(schema_with = "crate::names::one::path")]` beside the serde
 /// attribute, so the schema says exactly what the serializer writes.
-pub(crate) mod schema {
+pub(crate) mod shape {
     use schemars::{Schema, json_schema};
 
     /// How a key's value is shaped.
@@ -245,14 +245,14 @@ pub(crate) mod schema {
     }
 }
 
-/// `schema_with` functions, one per key and shape (see `schema`).
+/// `schema_with` functions, one per key and shape (see `shape`).
 macro_rules! schemas {
     ($shape:ident, $variant:ident: $($name:ident => $key:literal, $about:literal;)*) => {
         pub(crate) mod $shape {
             use schemars::{Schema, SchemaGenerator};
             $(
                 pub(crate) fn $name(_: &mut SchemaGenerator) -> Schema {
-                    super::schema::names($key, $about, super::schema::Shape::$variant)
+                    super::shape::names($key, $about, super::shape::Shape::$variant)
                 }
             )*
         }

@@ -185,7 +185,7 @@ impl JsonSchema for ListingEntry {
         "ListingEntry".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::names::schema::{Shape, names};
+        use crate::names::shape::{Shape, names};
         let path = names(
             "path",
             "The entry (not resolved: a symbolic link is listed as itself).",
