@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// What quill found around a path that does not exist: the fields of a `not_found` error
-/// beyond `path` and `similar`, and the hint they make (data only; `explain` fills it in).
+/// What quill found around a path that does not exist (the fields of a `not_found` error
+/// beyond `path` and `similar`).
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Near {
@@ -38,6 +38,7 @@ pub(crate) struct Suggestion {
     pub(crate) path: PathBuf,
     /// `tilde` (an unexpanded `~`), `case` (only letter case differs), `nearby` (the same name
     /// one or two directories away) or `similar` (a name in the same directory that looks alike).
+    #[schemars(extend("enum" = ["tilde", "case", "nearby", "similar"]))]
     pub(crate) reason: &'static str,
     /// The call made again with that path; null when it cannot be written out (too long).
     pub(crate) call: Option<String>,

@@ -30,13 +30,16 @@ pub(crate) struct MutationReport {
     pub created: bool,
     /// Nothing was written (`--dry-run`).
     pub dry_run: bool,
-    /// Size of the new content.
+    /// Size of the new content in bytes.
     pub bytes: u64,
-    /// SHA-256 of the new content.
+    /// SHA-256 of the new content (64 hex digits).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: String,
     /// SHA-256 of the content replaced; null for a creation.
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub previous_sha256: Option<String>,
-    /// Unified display diff, at most 200 lines.
+    /// Unified diff for display (`@@ -a,b +c,d @@` hunks, 3 lines of context), at most 200
+    /// lines.
     pub diff: String,
     /// The diff was cut (or not made: content over 16 MiB).
     pub diff_truncated: bool,
@@ -47,8 +50,9 @@ pub(crate) struct MutationReport {
     /// Why there is no patch though there is a diff (e.g. a UTF-16 file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patch_unavailable: Option<&'static str>,
-    /// Lines added and removed.
+    /// Lines added.
     pub added: usize,
+    /// Lines removed.
     pub removed: usize,
     /// edit: how many occurrences were replaced.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -35,6 +35,7 @@ pub(crate) struct Why {
     /// `deeper`: the pattern matches nothing at the top but `pattern` (`**/…`) matches below;
     /// `literal`: a `[...]` glob matched nothing, and `pattern` (its brackets escaped) is what
     /// was matched instead.
+    #[schemars(extend("enum" = ["filtered", "deeper", "literal"]))]
     pub reason: &'static str,
     /// Files the second look found; a lower bound when not `complete`.
     pub count: usize,
@@ -68,7 +69,7 @@ pub(crate) struct GlobReport {
     pub truncated: bool,
     /// The `--offset` of the next page; null on the last.
     pub next_offset: Option<usize>,
-    /// The `--offset` of this page.
+    /// The `--offset` of this page (entries skipped, 0-based).
     pub offset: usize,
     #[serde(flatten)]
     pub walk: WalkSummary,
@@ -112,6 +113,7 @@ pub(crate) enum GrepBody {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SearchResult {
     /// `content`, `files` or `count` (`--mode`).
+    #[schemars(extend("enum" = ["content", "files", "count"]))]
     pub mode: &'static str,
     /// Content mode: the matches of this page, by path then line.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -28,8 +28,10 @@ pub(crate) struct TransferReport {
     pub bytes: u64,
     /// SHA-256 of what was transferred; `null` for a rename, which reads nothing (unless
     /// `--expect-sha256` made it hash the source first).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: Option<String>,
-    /// `"copy"` or `"rename"`.
+    /// `copy` (streamed, hashed, fsync'ed) or `rename` (a move within one file system).
+    #[schemars(extend("enum" = ["copy", "rename"]))]
     pub method: &'static str,
     /// Whether an existing destination was replaced (`--replace-sha256`).
     pub replaced: bool,
