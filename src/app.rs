@@ -245,7 +245,8 @@ fn wants_json(args: &[OsString]) -> bool {
 }
 
 fn guess_op(args: &[OsString]) -> &'static str {
-    const OPS: [&str; 13] = [
+    const OPS: [&str; 14] = [
+        "schema",
         "read",
         "write",
         "edit",
@@ -313,6 +314,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Call(_) => Err(Error::usage("quill call takes its request on stdin")),
         Command::Completions(args) => cmd::generate::completions(&args),
         Command::Man(args) => cmd::generate::man(&args),
+        Command::Schema(args) => Ok(cmd::generate::schema(&args)),
     }
 }
 

@@ -27,6 +27,7 @@ mod patching;
 mod planted;
 mod read;
 mod resolve;
+mod schema;
 mod search;
 mod signals;
 mod state;
