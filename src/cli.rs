@@ -781,7 +781,7 @@ const CALL_EXAMPLES: &str = "\
 Examples:
   echo '{\"tool\": \"quill_read\", \"arguments\": {\"path\": \"src/a.rs\"}}' | quill call
   quill --session agent-1 --root . call < request.json
-  echo '{\"tool\": \"edit\", \"arguments\": {\"path\": \"a.rs\", \"edits\": [{\"old\": \"a\", \"new\": \"b\"}]}}' | quill call
+  echo '{\"tool\":\"edit\",\"arguments\":{\"path\":\"a.rs\",\"edits\":[{\"old\":\"a\",\"new\":\"b\"}]}}' | quill call
 
 The answer is always the JSON object of `quill --json OP …`. Keys are the tool's arguments
 (`quill tools`) in any of camelCase, snake_case or kebab-case, and the aliases the flags take
