@@ -696,3 +696,57 @@ fn the_guide_fits_a_system_prompt() {
     json.exit(0);
     assert_eq!(json.stdout, *text);
 }
+
+/// The model cannot widen what the harness allowed: a global option is no argument, and a
+/// value that looks like one is a value.
+#[test]
+fn the_arguments_cannot_set_a_global_option() {
+    let env = TestEnv::new();
+    env.write("sub/a.txt", "one\n");
+    env.write("secret.txt", "s\n");
+    for key in [
+        "root",
+        "session",
+        "stateDir",
+        "read_only",
+        "strict",
+        "lockTimeout",
+        "json",
+    ] {
+        let request = json!({"tool": "read", "arguments": {"path": "a.txt", key: true}});
+        let f = refused(&env, request.to_string(), "read");
+        assert_eq!(f.error.fields["argument"], key);
+    }
+    // Confined to sub/: a path that spells a global flag is a path (inside the root, missing).
+    let out = env
+        .cmd(["--root"])
+        .arg(env.path("sub"))
+        .arg("call")
+        .current_dir(env.path("sub"))
+        .stdin(r#"{"tool": "read", "arguments": {"path": "--root=/"}}"#)
+        .run();
+    out.err("not_found", 4);
+    assert!(
+        out.json["error"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("sub/--root="),
+        "{}",
+        out.report()
+    );
+    let out = env
+        .cmd(["--root"])
+        .arg(env.path("sub"))
+        .arg("call")
+        .current_dir(env.path("sub"))
+        .stdin(r#"{"tool": "read", "arguments": {"path": "../secret.txt"}}"#)
+        .run();
+    out.err("outside_root", 3);
+    // Read-only from call's command line holds for the call.
+    let out = env
+        .cmd(["--read-only", "call"])
+        .stdin(r#"{"tool": "write", "arguments": {"path": "new.txt", "content": "x"}}"#)
+        .run();
+    out.err("read_only", 3);
+    assert!(!exists(&env.path("new.txt")));
+}
