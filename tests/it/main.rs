@@ -25,6 +25,7 @@ mod names;
 mod patching;
 mod planted;
 mod read;
+mod reference;
 mod resolve;
 mod search;
 mod signals;
