@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of an op''s JSON answer, or of the error object')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -396,6 +397,22 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'quill;schema' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'quill;help' {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Show a page of a file with line numbers and record a baseline')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Replace or create a whole file (needs a read baseline for an existing file)')
@@ -407,6 +424,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of an op''s JSON answer, or of the error object')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -450,6 +468,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;help;man' {
+            break
+        }
+        'quill;help;schema' {
             break
         }
         'quill;help;help' {

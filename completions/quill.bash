@@ -37,6 +37,9 @@ _quill() {
             quill,read)
                 cmd="quill__subcmd__read"
                 ;;
+            quill,schema)
+                cmd="quill__subcmd__schema"
+                ;;
             quill,state)
                 cmd="quill__subcmd__state"
                 ;;
@@ -69,6 +72,9 @@ _quill() {
                 ;;
             quill__subcmd__help,read)
                 cmd="quill__subcmd__help__subcmd__read"
+                ;;
+            quill__subcmd__help,schema)
+                cmd="quill__subcmd__help__subcmd__schema"
                 ;;
             quill__subcmd__help,state)
                 cmd="quill__subcmd__help__subcmd__state"
@@ -122,7 +128,7 @@ _quill() {
 
     case "${cmd}" in
         quill)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer undo state completions man help"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer undo state completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,7 +446,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help)
-            opts="read write edit glob grep transfer undo state completions man help"
+            opts="read write edit glob grep transfer undo state completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +544,20 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help__subcmd__read)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -714,6 +734,40 @@ _quill() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__schema)
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit undo glob grep transfer state version error"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -41,6 +41,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand state 'Show or change the session''s read baselines'
             cand completions 'Print a shell completion script'
             cand man 'Print a roff man page'
+            cand schema 'Print the JSON Schema (draft 2020-12) of an op''s JSON answer, or of the error object'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'quill;read'= {
@@ -374,6 +375,21 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'quill;schema'= {
+            cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
+            cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'quill;help'= {
             cand read 'Show a page of a file with line numbers and record a baseline'
             cand write 'Replace or create a whole file (needs a read baseline for an existing file)'
@@ -385,6 +401,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand state 'Show or change the session''s read baselines'
             cand completions 'Print a shell completion script'
             cand man 'Print a roff man page'
+            cand schema 'Print the JSON Schema (draft 2020-12) of an op''s JSON answer, or of the error object'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'quill;help;read'= {
@@ -415,6 +432,8 @@ set edit:completion:arg-completer[quill] = {|@words|
         &'quill;help;completions'= {
         }
         &'quill;help;man'= {
+        }
+        &'quill;help;schema'= {
         }
         &'quill;help;help'= {
         }

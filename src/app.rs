@@ -227,7 +227,8 @@ fn wants_json(args: &[OsString]) -> bool {
 }
 
 fn guess_op(args: &[OsString]) -> &'static str {
-    const OPS: [&str; 10] = [
+    const OPS: [&str; 11] = [
+        "schema",
         "read",
         "write",
         "edit",
@@ -288,6 +289,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::State(args) => cmd::state::run(s, args.resolve(s)?),
         Command::Completions(args) => cmd::generate::completions(&args),
         Command::Man(args) => cmd::generate::man(&args),
+        Command::Schema(args) => Ok(cmd::generate::schema(&args)),
     }
 }
 

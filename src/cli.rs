@@ -245,6 +245,9 @@ pub(crate) enum Command {
     /// Print a roff man page.
     #[command(after_help = "Examples:\n  quill man | man -l -\n  quill man edit > quill-edit.1")]
     Man(ManArgs),
+    /// Print the JSON Schema (draft 2020-12) of an op's JSON answer, or of the error object.
+    #[command(after_help = SCHEMA_EXAMPLES)]
+    Schema(SchemaArgs),
 }
 
 impl Command {
@@ -261,6 +264,7 @@ impl Command {
             Command::State(_) => "state",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
+            Command::Schema(_) => "schema",
         }
     }
 }
@@ -745,6 +749,22 @@ pub(crate) struct CompletionsArgs {
 pub(crate) struct ManArgs {
     /// A subcommand's page instead of the main one.
     pub command: Option<String>,
+}
+
+const SCHEMA_EXAMPLES: &str = "\
+Examples:
+  quill schema edit > edit.schema.json      # what `quill --json edit` answers on success
+  quill schema error                        # the failure object of every command
+  quill schema | jq 'keys'                  # all of them, keyed by name
+
+The same files are committed under schema/ in quill's repository.";
+
+#[derive(Debug, Args)]
+pub(crate) struct SchemaArgs {
+    /// The op (read, write, edit, undo, glob, grep, transfer, state, version) or `error`;
+    /// without it, every schema in one object keyed by name.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::schema::NAMES))]
+    pub name: Option<String>,
 }
 
 #[cfg(test)]

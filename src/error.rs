@@ -7,6 +7,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::names;
@@ -29,7 +30,7 @@ pub(crate) const UNTRUSTED: &str = "quill does not trust it";
 /// Every failure quill reports. The variant is the JSON `kind` (snake_case, the serde tag);
 /// its fields, except the ones marked `skip`, are the kind-specific fields of the JSON
 /// `error` object (camelCase), derived rather than listed by hand.
-#[derive(Debug, thiserror::Error, Serialize)]
+#[derive(Debug, thiserror::Error, Serialize, JsonSchema)]
 #[serde(
     tag = "kind",
     rename_all = "snake_case",
@@ -37,9 +38,10 @@ pub(crate) const UNTRUSTED: &str = "quill does not trust it";
 )]
 pub enum Error {
     // --- usage (exit 2)
-    /// A command line clap (or quill, for the environment) could not take. The fields are
-    /// there (null when unknown) for every usage error, so a caller can fix the call without
-    /// parsing the message.
+    /// Exit 2. The command line could not be taken: an unknown command or flag, a missing or
+    /// malformed value, conflicting flags, a bad environment variable. `argument`, `suggestion` and
+    /// `usage` are always present (null when unknown). Fix the call as the hint says; nothing was
+    /// done.
     #[error("{message}")]
     Usage {
         #[serde(skip)]
@@ -48,6 +50,8 @@ pub enum Error {
         #[serde(flatten)]
         detail: Box<UsageDetail>,
     },
+    /// Exit 2. The regex (grep) or glob could not be compiled; `position` is the byte offset of the
+    /// problem when known. Escape the pattern, or use `-F` for a literal string.
     #[error("invalid pattern: {message}")]
     InvalidPattern {
         #[serde(skip)]
@@ -57,6 +61,9 @@ pub enum Error {
         #[serde(skip)]
         fix: Option<String>,
     },
+    /// Exit 2. The call is well formed but its values cannot work together (e.g. `old` equal to
+    /// `new`, an omission placeholder in `new`, `--old ''` on a non-empty file). The hint names the
+    /// call that works; nothing was done.
     #[error("{message}")]
     InvalidArgument {
         #[serde(skip)]
@@ -67,32 +74,46 @@ pub enum Error {
     },
 
     // --- nothing found (exit 1)
+    /// Exit 1. `--offset` is past the last line (`totalLines`); nothing was shown and no baseline
+    /// was recorded. Read from an offset at most `totalLines`.
     #[error("offset {offset} is past the end of {} ({total_lines} lines)", path.display())]
     OffsetPastEnd {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         offset: u64,
         total_lines: u64,
     },
 
     // --- refused by a guard (exit 3)
+    /// Exit 3. transfer: the source and the destination are the same file (same device and inode,
+    /// also through links). Nothing was done.
     #[error("{} and {} are the same file", source_path.display(), destination.display())]
     SameFile {
         #[serde(flatten, serialize_with = "names::source")]
+        #[schemars(schema_with = "crate::names::one::source")]
         source_path: PathBuf,
         #[serde(flatten, serialize_with = "names::destination")]
+        #[schemars(schema_with = "crate::names::one::destination")]
         destination: PathBuf,
     },
+    /// Exit 3. The file has no baseline in this session: it was never read (or its baseline was
+    /// forgotten or evicted). Read it, then repeat the change.
     #[error("{} has not been read in session '{session}'", path.display())]
     NotRead {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
     },
+    /// Exit 3. The file changed since this session read it (its SHA-256 differs from the baseline),
+    /// or it no longer exists. Read it again, then redo the change against what it holds now.
+    /// Nothing was written.
     #[error("{} changed since session '{session}' read it", path.display())]
     Stale {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
@@ -101,21 +122,31 @@ pub enum Error {
         #[serde(skip)]
         deleted: bool,
     },
+    /// Exit 3. The file exists, but the call may only create it (`--create-only`, `edit --old ''`,
+    /// or another process created it first). Read it and edit it instead. Nothing was clobbered.
     #[error("{} already exists", path.display())]
     CreateConflict {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 3. transfer: the destination exists. Pass `--replace-sha256 HEX` with its current
+    /// SHA-256 to replace it, or choose another destination.
     #[error("destination {} already exists", path.display())]
     DestinationExists {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 3. `old` does not occur in the file. `reason` says how close the best candidate came,
+    /// `window` shows the file's real lines there and `difference` names the first difference; copy
+    /// `old` from those lines (or the hint's call, e.g. with `--fuzzy`). Nothing was written.
     #[error("{message}")]
     EditNoMatch {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         /// Which edit of the request missed (0-based).
         edit_index: usize,
@@ -128,11 +159,14 @@ pub enum Error {
         #[serde(skip)]
         fix: MissFix,
     },
+    /// Exit 3. `old` occurs `count` times (at `lines`), but must occur exactly once: add
+    /// surrounding lines to `old` to make it unique, or pass `--replace-all`. Nothing was written.
     #[error("{message}")]
     EditAmbiguous {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         edit_index: usize,
         count: usize,
@@ -141,57 +175,81 @@ pub enum Error {
         /// The occurrences are whitespace-insensitive matches.
         fuzzy: bool,
     },
+    /// Exit 3. The path resolves (by `..`, an absolute path or a symbolic link) to `target`,
+    /// outside `--root`. Use a path inside the root.
     #[error("{} resolves to {}, outside the root {}", requested.display(), target.display(), root.display())]
     OutsideRoot {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         requested: PathBuf,
         #[serde(flatten, serialize_with = "names::target")]
+        #[schemars(schema_with = "crate::names::one::target")]
         target: PathBuf,
         #[serde(flatten, serialize_with = "names::root")]
+        #[schemars(schema_with = "crate::names::one::root")]
         root: PathBuf,
     },
+    /// Exit 3. quill runs read-only (`--read-only` or `QUILL_READ_ONLY`): every change is refused.
     #[error("refusing to {action} {}: quill runs read-only", path.display())]
     ReadOnly {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         action: &'static str,
     },
+    /// Exit 3. A symbolic link where quill will not follow or replace one (e.g. a transfer
+    /// destination that is a link). Name the file itself.
     #[error("{} is a symbolic link; {reason}", path.display())]
     Symlink {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         reason: &'static str,
     },
+    /// Exit 3. A FIFO, socket or device (`fileType`): quill never opens one.
     #[error("{} is a {file_type}, not a regular file", path.display())]
     IrregularFile {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         file_type: &'static str,
     },
+    /// Exit 3. A directory where a file is needed (any change). `read` lists a directory instead.
     #[error("{} is a directory", path.display())]
     IsDirectory {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 3. The file holds NUL bytes (and is not an image, PDF or UTF-16 text): `guess` names
+    /// its type. It cannot be read or edited as text.
     #[error("{} is a binary file ({guess}, {size} bytes)", path.display())]
     BinaryFile {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         size: u64,
         guess: &'static str,
     },
+    /// Exit 3. The file is larger than `limit` bytes (`--max-file-bytes` for edits). Raise the
+    /// limit or use `write`.
     #[error("{} is {size} bytes, over the limit of {limit} bytes", path.display())]
     FileTooLarge {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         size: u64,
         limit: u64,
     },
+    /// Exit 3. read: the first line of the page alone is larger than the page's byte budget
+    /// (`maxBytes`). Repeat with `--max-bytes` at least `bytes`, or cut long lines with `--max-
+    /// line-chars`.
     #[error("{}", line_too_long(path, *line, *bytes, *line_bytes, *budget, *max_line_chars, *cut))]
     LineTooLong {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         line: u64,
         /// The `--max-bytes` that shows the line as it is displayed now (cut or whole).
@@ -208,9 +266,13 @@ pub enum Error {
         #[serde(skip)]
         encoding: Option<&'static str>,
     },
+    /// Exit 3. The change needs bytes the file's encoding cannot hold, or `old`/`new` carries
+    /// U+FFFD copied from a lossy read of invalid bytes. Quote only the valid parts, or name the
+    /// encoding with `--encoding`.
     #[error("{message}")]
     Encoding {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         message: String,
@@ -223,97 +285,131 @@ pub enum Error {
         #[serde(skip_serializing_if = "Option::is_none")]
         code_point: Option<String>,
     },
+    /// Exit 3. quill kept no earlier version of this file in this session: there is nothing to
+    /// undo.
     #[error("nothing to undo for {} in session '{session}'", path.display())]
     NothingToUndo {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(skip)]
         session: String,
     },
+    /// Exit 3. The file kept changing while it was read (twice): nothing was shown or recorded.
+    /// Read it again once it is quiet.
     #[error("{} kept changing while it was read", path.display())]
     ChangedDuringRead {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 3. transfer: the source changed during the copy, or is not the version `--expect-
+    /// sha256` named (`reason`). Nothing was published.
     #[error("source {} changed: {reason}", path.display())]
     SourceChanged {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         reason: String,
     },
-    /// A re-sent edit: the session's last change of the file was this same edit, and the file
-    /// still holds what it wrote.
+    /// Exit 3. A re-sent edit: the session's last change of this file was this same edit, and the
+    /// file still holds what it wrote. Nothing to do; `--again` repeats it on purpose.
     #[error("{} already holds this edit: it was the session's last change of the file, which is unchanged since", path.display())]
     AlreadyApplied {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
 
     // --- system or I/O (exit 4)
+    /// Exit 4. The path does not exist. `similar`, `nearby`, `existingAncestor` and `suggestion`
+    /// say what does; the hint is the call with the likely path.
     #[error("{} does not exist", path.display())]
     NotFound {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(flatten, serialize_with = "names::similar")]
+        #[schemars(schema_with = "crate::names::list::similar")]
         similar: Vec<PathBuf>,
         /// What a look around the path found (`missing::explain`); empty until then.
         #[serde(flatten)]
         near: Box<crate::near::Near>,
     },
+    /// Exit 4. The operating system refused `operation` on the path. Nothing was changed.
     #[error("permission denied: cannot {op} {}", path.display())]
     PermissionDenied {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
     },
+    /// Exit 4. The disk (or quota) is full: `operation` failed before anything was published. Free
+    /// space and repeat.
     #[error("no space left on device: cannot {op} {}", path.display())]
     NoSpace {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
     },
+    /// Exit 4. Another I/O error during `operation`; the message has the system's words. Nothing
+    /// was published.
     #[error("cannot {op} {}: {source}", path.display())]
     Io {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         #[serde(rename = "operation")]
         op: &'static str,
         #[serde(skip)]
         source: io::Error,
     },
+    /// Exit 4. Another quill process held the file's lock (or the session's) for `seconds`. Repeat
+    /// later, or raise `--lock-timeout`.
     #[error("timed out after {seconds}s waiting for the lock on {}", path.display())]
     LockTimeout {
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
         seconds: f64,
     },
+    /// Exit 4. The state directory (at `path`) cannot be used: unwritable, a newer format, or an
+    /// entry quill does not trust (a link, a FIFO, a foreign file). Fix it or choose another with
+    /// `--state-dir`.
     #[error("state unavailable: {message}")]
     StateUnavailable {
         #[serde(skip)]
         message: String,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 4. Reading this file needs `converter`, which is not installed; `install` is the
+    /// command that installs it.
     #[error("{converter} is not installed; it is needed to read {}", path.display())]
     ConverterMissing {
         converter: &'static str,
         install: &'static str,
         #[serde(flatten, serialize_with = "names::path")]
+        #[schemars(schema_with = "crate::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 4 in JSON; the process then dies by the signal (exit 130 or 143 in a shell). Ctrl-C or
+    /// SIGTERM abandoned the operation cleanly: nothing half-written.
     #[error("interrupted")]
     Interrupted,
 }
 
 /// What a usage error knows besides its message.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageDetail {
     /// The offending argument as given (`--ful`, `frobnicate`, `<PATH>`), if one is named.
     pub argument: Option<String>,
-    /// What was probably meant (`--full`, a subcommand, a value), if clap suggests one.
+    /// What was probably meant (`--full`, a subcommand, a value), if quill can tell.
     pub suggestion: Option<String>,
     /// The usage line of the command (`quill read [OPTIONS] <PATH>`), if known.
     pub usage: Option<String>,
@@ -347,8 +443,8 @@ pub enum MissFix {
     InOrder,
 }
 
-/// Why an edit's `old` was not found (SPEC §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How close the best candidate came: `whitespace`, `similar` or `none`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
     /// `old` matches once whitespace, line endings and look-alike characters are ignored.
@@ -370,11 +466,14 @@ impl MissReason {
 }
 
 /// The candidate passage of an edit miss: the file's real lines `start_line..=end_line`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MissWindow {
+    /// Its first line (1-based).
     pub start_line: usize,
+    /// Its last line.
     pub end_line: usize,
+    /// The lines as the file has them (line terminators included).
     pub text: String,
 }
 
@@ -798,11 +897,11 @@ const fn libc_eperm() -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// SPEC §2.3, written out: exit code → kinds.
-    const TABLE: [(u8, &[&str]); 4] = [
+    /// Exit code → kinds, written out.
+    pub(crate) const TABLE: [(u8, &[&str]); 4] = [
         (1, &["offset_past_end"]),
         (2, &["usage", "invalid_pattern", "invalid_argument"]),
         (

@@ -32,6 +32,7 @@ pub(crate) mod placeholder;
 pub(crate) mod probe;
 pub(crate) mod publish;
 pub(crate) mod report;
+pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod signals;
 pub mod sniff;

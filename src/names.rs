@@ -183,6 +183,110 @@ keys! {
     examples => "examples",
 }
 
+/// The JSON Schema of a key that names files and its `Bytes` sibling: one name (`one`),
+/// one that may be absent (`opt`), a list (`list`), a list that may be absent (`opt_list`).
+/// Used with `#[schemars(schema_with = "crate::names::one::path")]` beside the serde
+/// attribute, so the schema says exactly what the serializer writes.
+pub(crate) mod shape {
+    use schemars::{Schema, json_schema};
+
+    /// How a key's value is shaped.
+    #[derive(Clone, Copy)]
+    pub(crate) enum Shape {
+        One,
+        Opt,
+        List,
+        OptList,
+    }
+
+    /// The object schema (to be flattened) of `key` and `<key>Bytes`.
+    pub(crate) fn names(key: &str, about: &str, shape: Shape) -> Schema {
+        let bytes_key = format!("{key}Bytes");
+        let (value, bytes) = match shape {
+            Shape::One | Shape::Opt => (
+                json_schema!({
+                    "type": "string",
+                    "description": format!("{about} Absolute; a name that is not UTF-8 shows U+FFFD \
+                        for its bad bytes here and is exact in `{bytes_key}`."),
+                }),
+                json_schema!({
+                    "type": "string",
+                    "contentEncoding": "base64",
+                    "description": format!("The exact bytes of `{key}` in standard padded base64; \
+                        present only when the name is not valid UTF-8."),
+                }),
+            ),
+            Shape::List | Shape::OptList => (
+                json_schema!({
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": format!("{about} Absolute; a name that is not UTF-8 shows U+FFFD \
+                        for its bad bytes here and is exact in `{bytes_key}`."),
+                }),
+                json_schema!({
+                    "type": "object",
+                    "propertyNames": {"pattern": "^(0|[1-9][0-9]*)$"},
+                    "additionalProperties": {"type": "string", "contentEncoding": "base64"},
+                    "description": format!("For each name of `{key}` that is not valid UTF-8: its \
+                        index (a string) → its exact bytes in standard padded base64; present only \
+                        when some name needs it."),
+                }),
+            ),
+        };
+        let required: &[&str] = match shape {
+            Shape::One | Shape::List => &[key],
+            Shape::Opt | Shape::OptList => &[],
+        };
+        json_schema!({
+            "type": "object",
+            "properties": { key: value, bytes_key: bytes },
+            "required": required,
+        })
+    }
+}
+
+/// `schema_with` functions, one per key and shape (see `shape`).
+macro_rules! schemas {
+    ($shape:ident, $variant:ident: $($name:ident => $key:literal, $about:literal;)*) => {
+        pub(crate) mod $shape {
+            use schemars::{Schema, SchemaGenerator};
+            $(
+                pub(crate) fn $name(_: &mut SchemaGenerator) -> Schema {
+                    super::shape::names($key, $about, super::shape::Shape::$variant)
+                }
+            )*
+        }
+    };
+}
+
+schemas! { one, One:
+    path => "path", "The file (or directory) this is about.";
+    source => "source", "The source file (symbolic links resolved).";
+    destination => "destination", "The destination file.";
+    target => "target", "Where the path resolves to.";
+    root => "root", "The `--root` directory.";
+}
+
+schemas! { opt, Opt:
+    path => "path", "The file this is about.";
+    via_symlink => "viaSymlink", "The path as named, when it is a symbolic link (present only then).";
+    existing_ancestor => "existingAncestor", "The deepest ancestor of `path` that exists, when its parent does not (present only then).";
+}
+
+schemas! { list, List:
+    files => "files", "The files.";
+    similar => "similar", "Up to 3 names in the same directory that look like the missing one.";
+    missing_paths => "missingPaths", "PATHs named among others that do not exist.";
+    unreadable_directories => "unreadableDirectories", "Directories that could not be read (skipped), sorted.";
+    unreadable_files => "unreadableFiles", "Files that could not be opened or read (skipped), sorted.";
+    nearby => "nearby", "Files of the same name one or two directories away, nearest first, at most 3.";
+    examples => "examples", "Up to 3 of them, in path order.";
+}
+
+schemas! { opt_list, OptList:
+    files => "files", "Files mode: the matching files of this page, in path order (present only in files mode).";
+}
+
 #[cfg(test)]
 mod tests {
     use std::ffi::OsStr;

@@ -1,5 +1,6 @@
 //! `quill completions SHELL` and `quill man [COMMAND]`: generated from the clap definitions in
-//! `cli`, the one source of truth. The committed copies under `completions/` and `man/` are
+//! `cli`, the one source of truth; `quill schema [NAME]`, generated from the report types
+//! (`schema`). The committed copies under `completions/` and `man/` are
 //! checked against these by a test.
 //!
 //! A man page is clap_mangen's sections (NAME, SYNOPSIS, DESCRIPTION, OPTIONS, GLOBAL OPTIONS)
@@ -8,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::{self, CompletionsArgs, ManArgs};
+use crate::cli::{self, CompletionsArgs, ManArgs, SchemaArgs};
 use crate::error::{Error, Result};
 use crate::report::Report;
 
@@ -21,6 +22,17 @@ pub(crate) fn completion_script(shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "quill", &mut out);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `quill schema [NAME]`: pretty JSON, as committed under `schema/`.
+pub(crate) fn schema(args: &SchemaArgs) -> Report {
+    let value = match args.name.as_deref() {
+        Some(name) => crate::schema::of(name).unwrap_or_default(),
+        None => crate::schema::all(),
+    };
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Report::Generated(text)
 }
 
 pub(crate) fn man(args: &ManArgs) -> Result<Report> {

@@ -10,6 +10,7 @@ pub(crate) mod transfer;
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::exit;
@@ -38,10 +39,13 @@ pub(crate) enum Report {
 
 /// The build: `{"version":"0.1.0","commit":"abc1234","date":"2026-12-01"}`; `commit` and
 /// `date` are null for a build outside a git checkout.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct VersionReport {
+    /// The package version (`0.1.0`).
     pub version: &'static str,
+    /// The short commit it was built from; null outside a git checkout.
     pub commit: Option<&'static str>,
+    /// That commit's date (`YYYY-MM-DD`); null outside a git checkout.
     pub date: Option<&'static str>,
 }
 
@@ -61,11 +65,14 @@ impl Report {
     }
 }
 
-/// `fileAccess` of the JSON envelope: which file a result showed or changed.
-#[derive(Debug, Clone, Serialize)]
+/// Which file a result showed or changed, and how.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FileAccess {
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
+    /// `read` (a read showed it) or `write` (a change wrote it).
+    #[schemars(extend("enum" = ["read", "write"]))]
     pub access: &'static str,
 }
 

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
 
 /// The result of `write`, `edit` and `undo`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MutationReport {
     /// `write`, `edit` or `undo` (the envelope's `op`; text output's verb).
@@ -16,9 +17,11 @@ pub(crate) struct MutationReport {
     pub op: &'static str,
     /// The file changed (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link (the link is kept).
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file, access `write`; absent for a dry run.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -27,13 +30,16 @@ pub(crate) struct MutationReport {
     pub created: bool,
     /// Nothing was written (`--dry-run`).
     pub dry_run: bool,
-    /// Size of the new content.
+    /// Size of the new content in bytes.
     pub bytes: u64,
-    /// SHA-256 of the new content.
+    /// SHA-256 of the new content (64 hex digits).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: String,
     /// SHA-256 of the content replaced; null for a creation.
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub previous_sha256: Option<String>,
-    /// Unified display diff, at most 200 lines.
+    /// Unified diff for display (`@@ -a,b +c,d @@` hunks, 3 lines of context), at most 200
+    /// lines.
     pub diff: String,
     /// The diff was cut (or not made: content over 16 MiB).
     pub diff_truncated: bool,
@@ -44,8 +50,9 @@ pub(crate) struct MutationReport {
     /// Why there is no patch though there is a diff (e.g. a UTF-16 file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patch_unavailable: Option<&'static str>,
-    /// Lines added and removed.
+    /// Lines added.
     pub added: usize,
+    /// Lines removed.
     pub removed: usize,
     /// edit: how many occurrences were replaced.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,7 +76,7 @@ pub(crate) struct MutationReport {
 }
 
 /// A 1-based inclusive line span.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LineSpan {
     pub start_line: usize,

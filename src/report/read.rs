@@ -4,33 +4,41 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::FileAccess;
 
 /// One page of a file. `lines` and `summary` are for text output only.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ReadReport {
     /// The file shown (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link.
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,
     /// `text`, `image`, `pdf` or `notebook`.
+    #[schemars(extend("enum" = ["text", "image", "pdf", "notebook"]))]
     pub kind: &'static str,
     /// `utf-8`, `utf-16le`, `utf-16be`, or a legacy encoding's WHATWG name (`windows-1251`,
     /// `ISO-8859-2`, `Shift_JIS`, …); null for images.
     pub encoding: Option<&'static str>,
+    /// The file starts with a byte-order mark (not shown in `content`; kept by every change).
     pub bom: bool,
-    /// `lf`, `crlf`, `cr`, `mixed` or `none`.
+    /// The file's line endings: `lf`, `crlf`, `cr`, `mixed` or `none` (no line break).
+    #[schemars(extend("enum" = ["lf", "crlf", "cr", "mixed", "none"]))]
     pub line_ending: &'static str,
-    /// The first line shown (1-based) and the last.
+    /// The first line shown (1-based); 0 when no line is shown (an image).
     pub start_line: u64,
+    /// The last line shown; 0 when no line is shown.
     pub end_line: u64,
+    /// The lines of the whole file.
     pub total_lines: u64,
     /// The `--offset` of the next page; null on the last.
     pub next_offset: Option<u64>,
@@ -40,25 +48,31 @@ pub(crate) struct ReadReport {
     pub truncated_lines: Vec<u64>,
     /// The whole file's size in bytes.
     pub size: u64,
-    /// The whole file's SHA-256; null when nothing was recorded (nothing shown).
+    /// The whole file's SHA-256 (64 hex digits); null when nothing was recorded (nothing
+    /// shown).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: Option<String>,
     /// Every line was shown, none cut.
     pub complete: bool,
     /// Bytes invalid in `encoding` were shown as U+FFFD.
     pub lossy: bool,
-    /// Images: the MIME type, width and height in pixels, and (`--inline-image`) the bytes
-    /// as base64.
+    /// Images only: the MIME type (`image/png`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime: Option<&'static str>,
+    /// Images only: the width in pixels.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub width: Option<u32>,
+    /// Images only: the height in pixels.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
+    /// Images with `--inline-image` only: the file's bytes, standard base64.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("contentEncoding" = "base64"))]
     pub data: Option<String>,
-    /// PDFs: the pages shown (`A-B`) and how many the document has.
+    /// PDFs only: the pages shown (`A-B`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<String>,
+    /// PDFs only: how many pages the document has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_count: Option<u32>,
     /// The shown lines (text output numbers them).
@@ -104,34 +118,42 @@ impl ReadReport {
 
 /// `quill read DIR`: a page of the directory's listing, two levels deep, directories first.
 /// No baseline is recorded and there is no `fileAccess`: nothing of a file was shown.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ListingReport {
     /// The directory listed (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// Always `directory`.
+    #[schemars(extend("enum" = ["directory"]))]
     pub kind: &'static str,
     /// The entries of this page, in listing order.
     pub entries: Vec<ListingEntry>,
-    /// The 1-based numbers of the first and last entry shown, and how many there are.
+    /// The 1-based number of the first entry shown.
     pub start_entry: u64,
+    /// The number of the last entry shown.
     pub end_entry: u64,
+    /// How many entries the listing has.
     pub total_entries: u64,
     /// The `--offset` of the next page; null on the last.
     pub next_offset: Option<u64>,
     /// How deep the listing goes (2: the directory's entries and theirs).
     pub depth: usize,
-    /// Entries within that depth left out because they are hidden (`--hidden` shows them) or
-    /// ignored (`--no-ignore`); null when the listing stopped early and they were not counted.
+    /// Entries within that depth left out because they are hidden (`--hidden` shows them);
+    /// null when the listing stopped early and they were not counted.
     pub hidden_left_out: Option<u64>,
+    /// Entries left out because an ignore file names them (`--no-ignore` shows them); null
+    /// when not counted.
     pub ignored_left_out: Option<u64>,
     /// The listing stopped at its entry bound, or some directory could not be read.
     pub walk_incomplete: bool,
     /// Directories that could not be read, sorted.
     #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
+    #[schemars(schema_with = "crate::names::list::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// The shown entries as text output prints them (paths as typed).
     #[serde(skip)]
@@ -171,6 +193,58 @@ impl Serialize for ListingEntry {
             name(&mut m, "target", "targetBytes", t)?;
         }
         m.end()
+    }
+}
+
+impl JsonSchema for ListingEntry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListingEntry".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::names::shape::{Shape, names};
+        let path = names(
+            "path",
+            "The entry (not resolved: a symbolic link is listed as itself).",
+            Shape::One,
+        );
+        let target = names(
+            "target",
+            "Symbolic links only: where the link points, as stored in the link (present only for links).",
+            Shape::Opt,
+        );
+        let mut properties = serde_json::Map::new();
+        for s in [&path, &target] {
+            if let Some(p) = s.get("properties").and_then(|p| p.as_object()) {
+                properties.extend(p.clone());
+            }
+        }
+        properties.insert(
+            "type".into(),
+            serde_json::json!({
+                "enum": ["dir", "file", "symlink", "other"],
+                "description": "`dir`, `file`, `symlink`, or `other` (a FIFO, socket or device)."
+            }),
+        );
+        properties.insert(
+            "size".into(),
+            serde_json::json!({
+                "type": ["integer", "null"], "minimum": 0,
+                "description": "Files: the size in bytes; null for the others."
+            }),
+        );
+        properties.insert(
+            "depth".into(),
+            serde_json::json!({
+                "type": "integer", "minimum": 1, "maximum": 2,
+                "description": "1 for the directory's own entries, 2 for theirs."
+            }),
+        );
+        schemars::json_schema!({
+            "type": "object",
+            "description": "One entry of a directory listing.",
+            "properties": properties,
+            "required": ["path", "type", "size", "depth"],
+        })
     }
 }
 

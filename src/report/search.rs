@@ -5,33 +5,37 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
 
 use super::AsTyped;
 
 /// The report fields about the walk itself.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct WalkSummary {
     /// Some part of the tree was not searched (unreadable, or `--max-walk`).
     pub walk_incomplete: bool,
     /// Directories below PATH that could not be read (skipped), sorted.
     #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
+    #[schemars(schema_with = "crate::names::list::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// Files that could not be opened or read (skipped), sorted.
     #[serde(flatten, serialize_with = "crate::names::unreadable_files")]
+    #[schemars(schema_with = "crate::names::list::unreadable_files")]
     pub unreadable_files: Vec<PathBuf>,
 }
 
 /// Why an answer is empty or short although something would match: found by a bounded second
 /// look after the search (`why`). Text output prints `message` on stderr.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Why {
     /// `filtered`: ignore files or hidden names hid matches (`flags` include them);
     /// `deeper`: the pattern matches nothing at the top but `pattern` (`**/…`) matches below;
     /// `literal`: a `[...]` glob matched nothing, and `pattern` (its brackets escaped) is what
     /// was matched instead.
+    #[schemars(extend("enum" = ["filtered", "deeper", "literal"]))]
     pub reason: &'static str,
     /// Files the second look found; a lower bound when not `complete`.
     pub count: usize,
@@ -43,6 +47,7 @@ pub(crate) struct Why {
     pub pattern: Option<String>,
     /// Up to 3 of them, absolute, in path order (lossily decoded: never an error).
     #[serde(flatten, serialize_with = "crate::names::examples")]
+    #[schemars(schema_with = "crate::names::list::examples")]
     pub examples: Vec<PathBuf>,
     /// The call that shows them; null when the command line cannot be repeated.
     pub call: Option<String>,
@@ -51,11 +56,12 @@ pub(crate) struct Why {
 }
 
 /// A page of `quill glob`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GlobReport {
     /// Absolute paths of this page.
     #[serde(flatten, serialize_with = "crate::names::files")]
+    #[schemars(schema_with = "crate::names::list::files")]
     pub files: Vec<PathBuf>,
     /// Matches in the whole result.
     pub total: usize,
@@ -63,7 +69,7 @@ pub(crate) struct GlobReport {
     pub truncated: bool,
     /// The `--offset` of the next page; null on the last.
     pub next_offset: Option<usize>,
-    /// The `--offset` of this page.
+    /// The `--offset` of this page (entries skipped, 0-based).
     pub offset: usize,
     #[serde(flatten)]
     pub walk: WalkSummary,
@@ -78,7 +84,7 @@ pub(crate) struct GlobReport {
 }
 
 /// A page of `quill grep` (or the list of file types).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GrepReport {
     /// Entries in the whole result: matches (content), files (files, count), or known types.
@@ -95,7 +101,7 @@ pub(crate) struct GrepReport {
 }
 
 /// What a grep answers: a search, or the known file types.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub(crate) enum GrepBody {
     Search(Box<SearchResult>),
@@ -103,16 +109,18 @@ pub(crate) enum GrepBody {
 }
 
 /// One page of a search.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SearchResult {
     /// `content`, `files` or `count` (`--mode`).
+    #[schemars(extend("enum" = ["content", "files", "count"]))]
     pub mode: &'static str,
     /// Content mode: the matches of this page, by path then line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<GrepMatch>>,
     /// Files mode: absolute paths of the matching files of this page.
     #[serde(flatten, serialize_with = "crate::names::files")]
+    #[schemars(schema_with = "crate::names::opt_list::files")]
     pub files: Option<Vec<PathBuf>>,
     /// Count mode: matching lines per file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +143,7 @@ pub(crate) struct SearchResult {
     pub walk: WalkSummary,
     /// PATHs named among others that do not exist (the others were searched; exit 2).
     #[serde(flatten, serialize_with = "crate::names::missing_paths")]
+    #[schemars(schema_with = "crate::names::list::missing_paths")]
     pub missing_paths: Vec<PathBuf>,
     /// Why nothing matched, when the second look found matches the filters hid; else null.
     pub why: Option<Why>,
@@ -144,11 +153,12 @@ pub(crate) struct SearchResult {
 }
 
 /// One matching line (or, with `-U`, one match spanning `line..=endLine`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GrepMatch {
     /// The file (absolute), shared by its matches.
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: Arc<Path>,
     /// 1-based line number.
     pub line: u64,
@@ -169,7 +179,7 @@ pub(crate) struct GrepMatch {
 }
 
 /// A context line around a match.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct ContextLine {
     /// 1-based line number.
     pub line: u64,
@@ -200,6 +210,19 @@ impl std::ops::Deref for Text {
     }
 }
 
+impl JsonSchema for Text {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Text".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "The line, lossily decoded (U+FFFD for bytes that are not UTF-8), \
+                without its line terminator; cut after `--max-columns` bytes with a marker."
+        })
+    }
+}
+
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         s.serialize_str(self)
@@ -207,17 +230,18 @@ impl Serialize for Text {
 }
 
 /// Count mode: one file's matching lines.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct FileCount {
     /// The file (absolute).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// Its matching lines.
     pub count: u64,
 }
 
 /// A file type of `--type`, as ripgrep defines it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct TypeDef {
     /// The name `--type` takes.
     pub name: String,

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// What `quill state` shows or did.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StateReport {
     /// The session shown or changed.
@@ -21,6 +22,7 @@ pub(crate) struct StateReport {
     pub sessions: Option<Vec<SessionSummary>>,
     /// forget: the file whose baseline it was (resolved).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::opt::path")]
     pub path: Option<PathBuf>,
     /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -31,11 +33,12 @@ pub(crate) struct StateReport {
 }
 
 /// One baseline of a session.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StateFile {
     /// The file (canonical).
     #[serde(flatten, serialize_with = "crate::names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
     /// The first 12 hex digits of the baseline's SHA-256.
     pub sha256: String,
@@ -48,7 +51,7 @@ pub(crate) struct StateFile {
 }
 
 /// One session of the state directory.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SessionSummary {
     /// Its name.

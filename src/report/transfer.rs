@@ -3,29 +3,35 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
 
 /// The result of a transfer.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TransferReport {
     /// The file copied or moved (symlinks resolved).
     #[serde(flatten, serialize_with = "crate::names::source")]
+    #[schemars(schema_with = "crate::names::one::source")]
     pub source: PathBuf,
     /// The source as named, when it is a symbolic link (the file it points to was transferred).
     #[serde(flatten, serialize_with = "crate::names::via_symlink")]
+    #[schemars(schema_with = "crate::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file created or replaced.
     #[serde(flatten, serialize_with = "crate::names::destination")]
+    #[schemars(schema_with = "crate::names::one::destination")]
     pub destination: PathBuf,
     /// Bytes transferred.
     pub bytes: u64,
     /// SHA-256 of what was transferred; `null` for a rename, which reads nothing (unless
     /// `--expect-sha256` made it hash the source first).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: Option<String>,
-    /// `"copy"` or `"rename"`.
+    /// `copy` (streamed, hashed, fsync'ed) or `rename` (a move within one file system).
+    #[schemars(extend("enum" = ["copy", "rename"]))]
     pub method: &'static str,
     /// Whether an existing destination was replaced (`--replace-sha256`).
     pub replaced: bool,

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use crate::util::*;
 
-fn check(path: &Path, fresh: &str) {
+/// The committed `path` is `fresh`, else fail naming the command that regenerates it (with
+/// `QUILL_BLESS` set, write it instead).
+pub fn check_generated(path: &Path, fresh: &str) {
     if std::env::var_os("QUILL_BLESS").is_some() {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, fresh).unwrap();
@@ -35,7 +37,7 @@ fn completions_are_fresh() {
     ] {
         let out = env.text(&["completions", shell]);
         out.ok();
-        check(&root.join("completions").join(file), &out.stdout);
+        check_generated(&root.join("completions").join(file), &out.stdout);
     }
 }
 
@@ -45,7 +47,7 @@ fn man_pages_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = env.text(&["man"]);
     out.ok().stdout_has(".TH quill");
-    check(&root.join("man/quill.1"), &out.stdout);
+    check_generated(&root.join("man/quill.1"), &out.stdout);
     for cmd in [
         "read",
         "write",
@@ -57,9 +59,10 @@ fn man_pages_are_fresh() {
         "state",
         "completions",
         "man",
+        "schema",
     ] {
         let out = env.text(&["man", cmd]);
         out.ok();
-        check(&root.join(format!("man/quill-{cmd}.1")), &out.stdout);
+        check_generated(&root.join(format!("man/quill-{cmd}.1")), &out.stdout);
     }
 }

@@ -27,6 +27,7 @@ mod planted;
 mod read;
 mod reference;
 mod resolve;
+mod schema;
 mod search;
 mod signals;
 mod state;

@@ -33,6 +33,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use crate::answer::*;
+pub use crate::generated::check_generated;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_quill");
 
@@ -588,6 +589,12 @@ impl Out {
             stdout: stdout.clone(),
             stderr: stderr.clone(),
         });
+        // Every JSON answer any test sees is checked against the committed schema.
+        if json.get("ok").is_some()
+            && let Err(e) = crate::schema::validate_answer(&json)
+        {
+            fail_with(&e, &report.render());
+        }
         LAST_RUN.with(|l| *l.borrow_mut() = Some(report.clone()));
         Out {
             code: status.code().unwrap_or(-1),

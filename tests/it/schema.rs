@@ -1,0 +1,211 @@
+//! The JSON Schemas under `schema/`: fresh (what `quill schema` prints now), valid draft
+//! 2020-12, strict enough to catch a key the code adds without the schema — and, through
+//! `validate_answer`, which `util` calls on every run, the judge of every JSON answer the
+//! test suite sees.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use crate::util::*;
+
+/// The names `quill schema` knows, as committed under `schema/NAME.json`.
+const NAMES: [&str; 10] = [
+    "read", "write", "edit", "undo", "glob", "grep", "transfer", "state", "version", "error",
+];
+
+fn schema_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/schema"))
+}
+
+/// The committed schemas, compiled once per test binary.
+fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
+    static V: OnceLock<HashMap<&'static str, jsonschema::Validator>> = OnceLock::new();
+    V.get_or_init(|| {
+        NAMES
+            .iter()
+            .map(|name| {
+                let path = schema_dir().join(format!("{name}.json"));
+                let text =
+                    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let schema: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let v = jsonschema::draft202012::new(&schema)
+                    .unwrap_or_else(|e| panic!("{} does not compile: {e}", path.display()));
+                (*name, v)
+            })
+            .collect()
+    })
+}
+
+/// Check one JSON answer of quill (an object with `ok`) against the schema of its op, or the
+/// error schema for a failure. Err names every violation.
+pub fn validate_answer(answer: &Value) -> Result<(), String> {
+    let name = match (answer.get("ok"), answer.get("op")) {
+        (Some(Value::Bool(false)), _) => "error",
+        (Some(Value::Bool(true)), Some(Value::String(op))) => op.as_str(),
+        _ => return Err("an answer needs `ok` (a boolean) and, on success, `op`".into()),
+    };
+    let Some(v) = validators().get(name) else {
+        return Err(format!("no schema for op {name:?} under schema/"));
+    };
+    let errors: Vec<String> = v
+        .iter_errors(answer)
+        .take(8)
+        .map(|e| format!("  at {}: {e}", e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the answer does not match schema/{name}.json:\n{}",
+            errors.join("\n")
+        ))
+    }
+}
+
+#[test]
+fn the_committed_schemas_are_fresh() {
+    let env = TestEnv::new();
+    for name in NAMES {
+        let out = env.text(&["schema", name]);
+        out.ok();
+        check_generated(&schema_dir().join(format!("{name}.json")), &out.stdout);
+    }
+}
+
+#[test]
+fn schema_alone_prints_them_all_keyed_by_name() {
+    let env = TestEnv::new();
+    let out = env.text(&["schema"]);
+    out.ok();
+    let all: Value = serde_json::from_str(&out.stdout).expect("one JSON object");
+    let keys: Vec<&str> = all
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, NAMES);
+    for name in NAMES {
+        let one = env.text(&["schema", name]);
+        let one: Value = serde_json::from_str(&one.stdout).unwrap();
+        assert_eq!(all[name], one, "{name}");
+    }
+    // `--json` changes nothing: a schema is printed as it is.
+    let out = env.json(&["schema", "edit"]);
+    assert!(out.stdout.contains("\"$schema\""));
+}
+
+#[test]
+fn an_unknown_name_is_a_usage_error_that_lists_the_names() {
+    let env = TestEnv::new();
+    let out = env.json(&["schema", "frobnicate"]);
+    out.err("usage", 2);
+    assert!(out.failure().error.message.contains("frobnicate"));
+    let hint = out.json["error"]["hint"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+        + out.stdout.as_str();
+    assert!(
+        hint.contains("edit"),
+        "names the valid ones: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn every_schema_is_valid_draft_2020_12_and_closed() {
+    for name in NAMES {
+        let text = fs::read_to_string(schema_dir().join(format!("{name}.json"))).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+        assert!(
+            jsonschema::meta::is_valid(&schema),
+            "{name}.json is not a valid schema"
+        );
+        assert!(text.contains("\"unevaluatedProperties\": false"), "{name}");
+    }
+}
+
+/// A validator that accepts anything proves nothing: real answers, changed the way a drifting
+/// implementation would change them, must be refused.
+#[test]
+fn the_schemas_refuse_what_the_code_does_not_write() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\n");
+    let read = env.json(&["read", "a.txt"]);
+    read.ok();
+    let edit = env.json(&["edit", "a.txt", "--old", "one", "--new", "uno"]);
+    edit.ok();
+    let miss = env.json(&["edit", "a.txt", "--old", "zzz", "--new", "y"]);
+    miss.err("edit_no_match", 3);
+    for good in [&read.json, &edit.json, &miss.json] {
+        validate_answer(good).unwrap();
+    }
+    let mutants: Vec<(&str, Value)> = vec![
+        ("an unknown key", with(&read.json, &["surprise"], json!(1))),
+        ("a renamed key", without(&read.json, &["totalLines"])),
+        ("a wrong type", with(&read.json, &["startLine"], json!("1"))),
+        (
+            "a null that may not be",
+            with(&edit.json, &["sha256"], Value::Null),
+        ),
+        ("another op", with(&edit.json, &["op"], json!("glob"))),
+        (
+            "ok false on a success",
+            with(&edit.json, &["ok"], json!(false)),
+        ),
+        (
+            "an unknown error kind",
+            with(&miss.json, &["error", "kind"], json!("oops")),
+        ),
+        (
+            "a key of another kind",
+            with(&miss.json, &["error", "count"], json!(2)),
+        ),
+        (
+            "an unknown key in the error",
+            with(&miss.json, &["error", "extra"], json!(2)),
+        ),
+        (
+            "a nested unknown key",
+            with(&read.json, &["fileAccess", "mode"], json!("r")),
+        ),
+    ];
+    for (what, bad) in mutants {
+        assert!(
+            validate_answer(&bad).is_err(),
+            "{what} passed validation: {bad}"
+        );
+    }
+}
+
+fn with(v: &Value, path: &[&str], value: Value) -> Value {
+    let mut v = v.clone();
+    let (last, parents) = path.split_last().unwrap();
+    let mut at = &mut v;
+    for p in parents {
+        at = &mut at[*p];
+    }
+    at[*last] = value;
+    v
+}
+
+fn without(v: &Value, path: &[&str]) -> Value {
+    let mut v = v.clone();
+    let (last, parents) = path.split_last().unwrap();
+    let mut at = &mut v;
+    for p in parents {
+        at = &mut at[*p];
+    }
+    at.as_object_mut().unwrap().remove(*last);
+    v
+}
