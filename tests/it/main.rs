@@ -26,6 +26,7 @@ mod names;
 mod patching;
 mod planted;
 mod read;
+mod reference;
 mod resolve;
 mod schema;
 mod search;
