@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 use crate::checked;
 use crate::error::{Error, Result};
 use crate::lock::{self, LockGuard};
-use crate::warnings::Warnings;
+use crate::warnings::{WarningKind, Warnings};
 
 pub use history::History;
 pub use session::{
@@ -119,7 +119,8 @@ impl<'a> Store<'a> {
                     Ok(Some(read)) => read,
                     Ok(None) => return None,
                     Err(err) => {
-                        self.warnings.push(format!("{err}; left out"));
+                        self.warnings
+                            .push(WarningKind::StateSkipped, format!("{err}; left out"));
                         return None;
                     }
                 };
@@ -178,10 +179,13 @@ impl SessionFile<'_> {
             Parsed::Ok(s) => Ok(s),
             Parsed::Missing => Ok(Session::empty(&self.name)),
             Parsed::Corrupt(why) => {
-                self.store.warnings.push(format!(
-                    "state file {} is corrupt ({why}); the session starts empty",
-                    self.file.display()
-                ));
+                self.store.warnings.push(
+                    WarningKind::StateCorrupt,
+                    format!(
+                        "state file {} is corrupt ({why}); the session starts empty",
+                        self.file.display()
+                    ),
+                );
                 Ok(Session::empty(&self.name))
             }
         }
@@ -215,7 +219,7 @@ impl SessionFile<'_> {
             }
             Parsed::Corrupt(why) => {
                 let aside = self.quarantine();
-                self.store.warnings.push(format!(
+                self.store.warnings.push(WarningKind::StateCorrupt, format!(
                     "state file {} is corrupt ({why}); moved aside to {}; the session starts empty",
                     self.file.display(),
                     aside.display()

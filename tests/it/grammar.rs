@@ -314,7 +314,7 @@ fn several_paths_one_missing_results_and_exit_2() {
     assert_eq!(g.missing_paths, [abs(&env, "nope.txt")]);
     assert_eq!(g.warnings.len(), 1);
     assert!(
-        g.warnings[0].contains("nope.txt does not exist"),
+        g.warnings[0].says("path_not_found", "nope.txt does not exist"),
         "{:?}",
         g.warnings
     );

@@ -82,9 +82,19 @@ fn corrupt_state_is_moved_aside_and_the_session_starts_empty() {
     let st = env.json(&["state"]).ok().state();
     assert!(st.files().is_empty(), "fails closed");
     assert_eq!(st.warnings.len(), 1, "{:?}", st.warnings);
+    assert!(
+        st.warnings[0].says("state_corrupt", "the session starts empty"),
+        "{:?}",
+        st.warnings
+    );
     // The next update quarantines it and recovers.
     let r = env.json(&["read", "a.txt"]).ok().read();
-    assert!(r.warnings[0].contains("corrupt"), "{:?}", r.warnings);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].says("state_corrupt", "moved aside"),
+        "{:?}",
+        r.warnings
+    );
     let aside: Vec<_> = fs::read_dir(&sessions)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

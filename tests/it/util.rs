@@ -712,7 +712,7 @@ impl Out {
     #[track_caller]
     fn typed_op<T: DeserializeOwned>(&self, ops: &[&str]) -> T {
         let env: Envelope = self.typed("the JSON envelope");
-        if !ops.contains(&env.op.as_str()) {
+        if !env.op.as_deref().is_some_and(|op| ops.contains(&op)) {
             self.fail(&format!("expected op {ops:?}, got {:?}", env.op));
         }
         self.typed(&format!("a {} answer", ops[0]))
