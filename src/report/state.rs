@@ -15,7 +15,7 @@ pub(crate) struct StateReport {
     pub action: &'static str,
     /// show: the session's baselines, by path.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<StateFile>>,
+    pub baselines: Option<Vec<StateFile>>,
     /// `--all-sessions`: every session, most recently used first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<SessionSummary>>,
@@ -25,8 +25,11 @@ pub(crate) struct StateReport {
     /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forgotten: Option<bool>,
-    /// forget, clear: what was done, in words.
+    /// clear: how many baselines the session held (and no longer does).
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub cleared: Option<usize>,
+    /// forget, clear: what was done, in words (text output only).
+    #[serde(skip)]
     pub message: Option<String>,
 }
 
@@ -37,7 +40,7 @@ pub(crate) struct StateFile {
     /// The file (canonical).
     #[serde(flatten, serialize_with = "crate::names::path")]
     pub path: PathBuf,
-    /// The first 12 hex digits of the baseline's SHA-256.
+    /// The baseline's SHA-256 (64 hex digits).
     pub sha256: String,
     /// Its size when read.
     pub size: u64,
@@ -54,7 +57,7 @@ pub(crate) struct SessionSummary {
     /// Its name.
     pub session: String,
     /// How many baselines it holds.
-    pub files: usize,
+    pub baselines: usize,
     /// When its file last changed (RFC 3339, UTC).
     pub last_used: String,
 }

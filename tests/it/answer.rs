@@ -308,28 +308,30 @@ pub struct StateAnswer {
     /// `show`, `sessions`, `forget`, `clear`.
     pub action: String,
     #[serde(default)]
-    pub files: Option<Vec<Baseline>>,
+    pub baselines: Option<Vec<Baseline>>,
     #[serde(default)]
     pub sessions: Option<Vec<SessionInfo>>,
+    /// `forget`: whether there was a baseline to forget.
     #[serde(default)]
     pub forgotten: Option<bool>,
+    /// `clear`: how many baselines were dropped.
     #[serde(default)]
-    pub message: Option<String>,
+    pub cleared: Option<u64>,
 }
 
 impl StateAnswer {
     /// The baselines of a `show` answer.
     #[track_caller]
-    pub fn files(&self) -> &[Baseline] {
-        self.files
+    pub fn baselines(&self) -> &[Baseline] {
+        self.baselines
             .as_deref()
-            .unwrap_or_else(|| panic!("no `files` in a state {} answer", self.action))
+            .unwrap_or_else(|| panic!("no `baselines` in a state {} answer", self.action))
     }
 
     /// The paths of a `show` answer's baselines.
     #[track_caller]
     pub fn paths(&self) -> Vec<String> {
-        self.files().iter().map(|f| f.path.clone()).collect()
+        self.baselines().iter().map(|f| f.path.clone()).collect()
     }
 
     #[track_caller]
@@ -344,7 +346,7 @@ impl StateAnswer {
 #[serde(rename_all = "camelCase")]
 pub struct Baseline {
     pub path: String,
-    /// The first 12 hex digits.
+    /// 64 hex digits.
     pub sha256: String,
     pub size: u64,
     pub read_at: String,
@@ -355,7 +357,7 @@ pub struct Baseline {
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
     pub session: String,
-    pub files: u64,
+    pub baselines: u64,
     pub last_used: String,
 }
 

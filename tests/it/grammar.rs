@@ -285,7 +285,7 @@ fn read_dash_reads_a_pipe_as_a_page_without_baseline() {
         .stdout_has("2\tb\n");
     // Nothing recorded in the session.
     let st = env.json(&["state"]).ok().state();
-    assert!(st.files().is_empty(), "{:?}", st.files());
+    assert!(st.baselines().is_empty(), "{:?}", st.baselines());
     env.json_stdin(&["read", "-", "--offset", "9"], b"one\n")
         .err("offset_past_end", 1);
     env.json_stdin(&["read", "-"], b"a\0b")

@@ -758,7 +758,14 @@ impl Out {
 
     #[track_caller]
     pub fn state(&self) -> StateAnswer {
-        self.typed_op(&["state"])
+        let st = self.typed_op(&["state"]);
+        // `files` is glob's and grep's list of paths; the sentence is for text output.
+        for key in ["files", "message"] {
+            if self.json.get(key).is_some() {
+                self.fail(&format!("a state answer has no `{key}`"));
+            }
+        }
+        st
     }
 
     /// A failure answer (`ok: false` and its `error`).
