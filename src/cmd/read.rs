@@ -328,13 +328,16 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
                     " (add --inline-image --json for the data)"
                 }
             ));
+            // An image has no lines: `startLine`, `endLine` and `totalLines` are 0, and there
+            // is no next page.
+            r.start_line = 0;
             if inline {
+                // Shown whole: a baseline, a hash and `fileAccess`, as for a text file.
                 r.data = Some(base64::engine::general_purpose::STANDARD.encode(&header));
                 r.complete = true;
-                r.start_line = 0;
             } else {
+                // Described, not shown: nothing recorded (no hash, no `fileAccess`).
                 record = false;
-                r.start_line = 0;
             }
         }
         Sniffed::Pdf => {

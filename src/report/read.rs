@@ -28,7 +28,7 @@ pub(crate) struct ReadReport {
     pub bom: bool,
     /// `lf`, `crlf`, `cr`, `mixed` or `none`.
     pub line_ending: &'static str,
-    /// The first line shown (1-based) and the last.
+    /// The first line shown (1-based) and the last; 0 for an image (it has no lines).
     pub start_line: u64,
     pub end_line: u64,
     pub total_lines: u64,
@@ -40,9 +40,10 @@ pub(crate) struct ReadReport {
     pub truncated_lines: Vec<u64>,
     /// The whole file's size in bytes.
     pub size: u64,
-    /// The whole file's SHA-256; null when nothing was recorded (nothing shown).
+    /// The whole file's SHA-256; null when nothing was recorded (nothing shown: an image
+    /// without `--inline-image`, part of a PDF).
     pub sha256: Option<String>,
-    /// Every line was shown, none cut.
+    /// Every line was shown, none cut (an image: its bytes were shown, `--inline-image`).
     pub complete: bool,
     /// Bytes invalid in `encoding` were shown as U+FFFD.
     pub lossy: bool,
