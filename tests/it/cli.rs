@@ -333,6 +333,28 @@ fn op_is_null_when_no_subcommand_was_identified_and_the_subcommand_when_one_was(
 }
 
 #[test]
+fn every_offset_help_says_where_it_counts_from() {
+    let env = TestEnv::new();
+    let offset_help = |op: &str| {
+        let help = env.text(&[op, "--help"]);
+        help.ok();
+        let at = help
+            .stdout
+            .find("--offset")
+            .unwrap_or_else(|| help.fail("no --offset in the help"));
+        let rest = &help.stdout[at..];
+        rest[..rest.find("\n\n").unwrap_or(rest.len())].to_string()
+    };
+    let read = offset_help("read");
+    assert!(read.contains("1-based") && read.contains("line"), "{read}");
+    for op in ["glob", "grep"] {
+        let h = offset_help(op);
+        assert!(h.contains("0-based") && h.contains("skip"), "{op}: {h}");
+        assert!(h.contains("nextOffset"), "{op}: {h}");
+    }
+}
+
+#[test]
 fn quill_format_takes_text_or_json_in_any_case_else_is_a_usage_error() {
     let env = TestEnv::new();
     env.write("a.txt", "x\n");
