@@ -52,7 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;read' {
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show (1-based)')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based: a line number (the previous page''s nextOffset); for a directory, the first entry')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Byte budget of the page; the page ends before the line that would pass it')
             [CompletionResult]::new('--max-line-chars', '--max-line-chars', [CompletionResultType]::ParameterName, 'Cut longer lines in the display (0 = no cap)')
@@ -133,7 +133,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
         }
         'quill;glob' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Entries to skip, 0-based: 0 starts at the first (the previous page''s nextOffset)')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Order of the entries')
             [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
@@ -180,7 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match')
             [CompletionResult]::new('--max-columns', '--max-columns', [CompletionResultType]::ParameterName, 'Cut lines longer than this with a marker (0 = no cap)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N entries')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Entries to skip, 0-based: 0 starts at the first (the previous page''s nextOffset)')
             [CompletionResult]::new('--max-walk', '--max-walk', [CompletionResultType]::ParameterName, 'Stop the walk after this many entries')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'GNU grep''s --include: use --glob GLOB')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'GNU grep''s --exclude: use --glob ''!GLOB''')

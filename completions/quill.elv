@@ -48,7 +48,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'quill;read'= {
-            cand --offset 'First line to show (1-based)'
+            cand --offset 'First line to show, 1-based: a line number (the previous page''s nextOffset); for a directory, the first entry'
             cand --limit 'Most lines to show'
             cand --max-bytes 'Byte budget of the page; the page ends before the line that would pass it'
             cand --max-line-chars 'Cut longer lines in the display (0 = no cap)'
@@ -126,7 +126,7 @@ set edit:completion:arg-completer[quill] = {|@words|
         }
         &'quill;glob'= {
             cand --limit 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]'
-            cand --offset 'Skip the first N entries'
+            cand --offset 'Entries to skip, 0-based: 0 starts at the first (the previous page''s nextOffset)'
             cand --sort 'Order of the entries'
             cand --max-walk 'Stop the walk after this many entries'
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
@@ -172,7 +172,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --context 'Lines of context before and after each match'
             cand --max-columns 'Cut lines longer than this with a marker (0 = no cap)'
             cand --limit 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]'
-            cand --offset 'Skip the first N entries'
+            cand --offset 'Entries to skip, 0-based: 0 starts at the first (the previous page''s nextOffset)'
             cand --max-walk 'Stop the walk after this many entries'
             cand --include 'GNU grep''s --include: use --glob GLOB'
             cand --exclude 'GNU grep''s --exclude: use --glob ''!GLOB'''

@@ -52,7 +52,7 @@ complete -c quill -n "__fish_quill_needs_command" -f -a "completions" -d 'Print 
 complete -c quill -n "__fish_quill_needs_command" -f -a "man" -d 'Print a roff man page'
 complete -c quill -n "__fish_quill_needs_command" -f -a "schema" -d 'Print the JSON Schema (draft 2020-12) of an op\'s JSON answer, or of the error object'
 complete -c quill -n "__fish_quill_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c quill -n "__fish_quill_using_subcommand read" -l offset -d 'First line to show (1-based)' -r
+complete -c quill -n "__fish_quill_using_subcommand read" -l offset -d 'First line to show, 1-based: a line number (the previous page\'s nextOffset); for a directory, the first entry' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l limit -d 'Most lines to show' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-bytes -d 'Byte budget of the page; the page ends before the line that would pass it' -r
 complete -c quill -n "__fish_quill_using_subcommand read" -l max-line-chars -d 'Cut longer lines in the display (0 = no cap)' -r
@@ -124,7 +124,7 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l strict -d 'Changes 
 complete -c quill -n "__fish_quill_using_subcommand edit" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand edit" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l limit -d 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]' -r
-complete -c quill -n "__fish_quill_using_subcommand glob" -l offset -d 'Skip the first N entries' -r
+complete -c quill -n "__fish_quill_using_subcommand glob" -l offset -d 'Entries to skip, 0-based: 0 starts at the first (the previous page\'s nextOffset)' -r
 complete -c quill -n "__fish_quill_using_subcommand glob" -l sort -d 'Order of the entries' -r -f -a "mtime\t'Modification time, newest first; ties by path'
 path\t'Path, in byte order'
 none\t'Walk order (fastest)'"
@@ -621,7 +621,7 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s B -l before-context
 complete -c quill -n "__fish_quill_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-columns -d 'Cut lines longer than this with a marker (0 = no cap)' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l limit -d 'Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT]' -r
-complete -c quill -n "__fish_quill_using_subcommand grep" -l offset -d 'Skip the first N entries' -r
+complete -c quill -n "__fish_quill_using_subcommand grep" -l offset -d 'Entries to skip, 0-based: 0 starts at the first (the previous page\'s nextOffset)' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l max-walk -d 'Stop the walk after this many entries' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l include -d 'GNU grep\'s --include: use --glob GLOB' -r
 complete -c quill -n "__fish_quill_using_subcommand grep" -l exclude -d 'GNU grep\'s --exclude: use --glob \'!GLOB\'' -r

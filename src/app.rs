@@ -40,7 +40,7 @@ fn run_line(args: Vec<OsString>) -> u8 {
         Ok(cli) => match drift::flag_taken_as_value(&args, &command) {
             None if matches!(cli.command, Command::Call(_)) => call(&cli.global),
             None => run(cli),
-            Some(e) => early_error(&args, cli.command.op(), &e),
+            Some(e) => early_error(&args, Some(cli.command.op()), &e),
         },
         Err(err) => parse_failure(&args, err),
     }
@@ -54,12 +54,12 @@ fn call(global: &cli::GlobalArgs) -> u8 {
             crate::call::run_as(args.clone());
             run_line(args)
         }
-        Err(r) => output::emit_error(&plain_output(Format::Json), r.op, &r.error, &[]),
+        Err(r) => output::emit_error(&plain_output(Format::Json), Some(r.op), &r.error, &[]),
     }
 }
 
 /// An error found before `Settings` exist, in the format and colors the command line asks for.
-fn early_error(args: &[OsString], op: &str, e: &Error) -> u8 {
+fn early_error(args: &[OsString], op: Option<&str>, e: &Error) -> u8 {
     let format = if wants_json(args) {
         Format::Json
     } else {
@@ -99,17 +99,19 @@ fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
         }
         _ => {}
     }
-    let e = usage_error(args, &err, guess_op(args));
-    early_error(args, guess_op(args), &e)
+    // `op` is the subcommand clap identified; null when it found none (`quill frobnicate`).
+    let op = drift::subcommand_named(args, &cli::command());
+    let e = usage_error(args, &err, op.as_deref());
+    early_error(args, op.as_deref(), &e)
 }
 
-/// `Usage: quill OP [OPTIONS] …` of a subcommand (or of quill, for `usage`).
-fn usage_of(op: &str) -> Option<String> {
+/// `Usage: quill OP [OPTIONS] …` of a subcommand (or of quill, for none).
+fn usage_of(op: Option<&str>) -> Option<String> {
     let mut root = cli::command();
     root.build();
     let cmd = match op {
-        "usage" => &mut root,
-        op => root.find_subcommand_mut(op)?,
+        None => &mut root,
+        Some(op) => root.find_subcommand_mut(op)?,
     };
     Some(cmd.render_usage().to_string())
 }
@@ -151,7 +153,7 @@ fn color_arg(args: &[OsString]) -> ColorChoice {
 /// offending argument and clap's suggestion as fields, clap's tip as the hint. An unknown
 /// long flag is judged by `drift` instead: the flag meant and the corrected call, or no
 /// suggestion at all.
-fn usage_error(args: &[OsString], err: &clap::Error, op: &str) -> Error {
+fn usage_error(args: &[OsString], err: &clap::Error, op: Option<&str>) -> Error {
     use clap::error::{ContextKind, ContextValue};
     let rendered = err.to_string();
     let message = rendered
@@ -244,36 +246,13 @@ fn wants_json(args: &[OsString]) -> bool {
     json
 }
 
-fn guess_op(args: &[OsString]) -> &'static str {
-    const OPS: [&str; 14] = [
-        "schema",
-        "read",
-        "write",
-        "edit",
-        "glob",
-        "grep",
-        "transfer",
-        "undo",
-        "state",
-        "tools",
-        "call",
-        "guide",
-        "completions",
-        "man",
-    ];
-    args.iter()
-        .skip(1)
-        .find_map(|a| OPS.iter().find(|op| a.to_str() == Some(op)).copied())
-        .unwrap_or("usage")
-}
-
 fn run(cli: Cli) -> u8 {
     let op = cli.command.op();
     let settings = match settings(&cli) {
         Ok(s) => s,
         Err(e) => {
             let format = format_of(&cli).unwrap_or(Format::Text);
-            return output::emit_error(&plain_output(format), op, &e, &[]);
+            return output::emit_error(&plain_output(format), Some(op), &e, &[]);
         }
     };
     let result = dispatch(&settings, cli.command).map_err(|mut e| {
@@ -283,7 +262,7 @@ fn run(cli: Cli) -> u8 {
     let warnings = settings.warnings.take();
     let code = match result {
         Ok(report) => output::emit(&settings.output, op, &report, &warnings),
-        Err(e) => output::emit_error(&settings.output, op, &e, &warnings),
+        Err(e) => output::emit_error(&settings.output, Some(op), &e, &warnings),
     };
     // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
     // by the signal (SPEC §2.1), whatever the answer, so that a shell loop stops.

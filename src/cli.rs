@@ -295,7 +295,8 @@ Examples:
 pub(crate) struct ReadArgs {
     /// The file (or directory) to read.
     pub path: PathBuf,
-    /// First line to show (1-based).
+    /// First line to show, 1-based: a line number (the previous page's nextOffset); for a
+    /// directory, the first entry.
     #[arg(long, value_name = "N", default_value_t = 1, aliases = ["start-line", "start_line", "line"])]
     pub offset: u64,
     /// Most lines to show.
@@ -463,7 +464,7 @@ pub(crate) struct GlobArgs {
     /// Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT].
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Skip the first N entries.
+    /// Entries to skip, 0-based: 0 starts at the first (the previous page's nextOffset).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
     /// Order of the entries.
@@ -612,7 +613,7 @@ pub(crate) struct GrepArgs {
     /// Most entries to return, 0 = all [default: 200, or $QUILL_LIMIT].
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Skip the first N entries.
+    /// Entries to skip, 0-based: 0 starts at the first (the previous page's nextOffset).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
     /// Stop the walk after this many entries.

@@ -74,6 +74,15 @@ fn long_name(word: &OsStr) -> Option<(&str, bool)> {
     })
 }
 
+/// The subcommand a command line names (its canonical name), the way clap finds it: the first
+/// word that is neither a global option nor its value. None when that word is no subcommand
+/// (`quill frobnicate`) or there is none (`quill`, `quill --bogus`).
+pub(crate) fn subcommand_named(args: &[OsString], cmd: &clap::Command) -> Option<String> {
+    let (_, word) = subcommand(args, &longs(cmd, None))?;
+    cmd.find_subcommand(word)
+        .map(|sub| sub.get_name().to_string())
+}
+
 /// Where the subcommand word is (skipping global options and their values), and its name.
 fn subcommand<'a>(args: &'a [OsString], root: &Longs) -> Option<(usize, &'a str)> {
     let mut i = 1;
@@ -239,20 +248,22 @@ struct Meaning {
 pub(crate) fn unknown_flag(
     args: &[OsString],
     cmd: &clap::Command,
-    op: &str,
+    op: Option<&str>,
     typed: &str,
 ) -> Advice {
-    let Some(m) = meaning(cmd, op, typed) else {
+    // No subcommand identified: quill's own flags, and no other tool's words.
+    let Some(m) = meaning(cmd, op.unwrap_or(""), typed) else {
         return Advice {
             suggestion: None,
             fix: None,
         };
     };
-    let fix = match corrected_call(args, cmd, op) {
+    let fix = match op.and_then(|op| corrected_call(args, cmd, op)) {
         Some(call) => format!("{}: `{call}`", m.explain),
-        None => match &m.template {
-            Some(t) => format!("{}: {t}", m.explain),
-            None => format!("{}; run `quill {op} --help`", m.explain),
+        None => match (&m.template, op) {
+            (Some(t), _) => format!("{}: {t}", m.explain),
+            (None, Some(op)) => format!("{}; run `quill {op} --help`", m.explain),
+            (None, None) => format!("{}; run `quill --help`", m.explain),
         },
     };
     Advice {
@@ -676,7 +687,7 @@ mod tests {
             let typed = a
                 .iter()
                 .find(|w| w.starts_with("--") && !cmd_knows(&cmd, a[1], w));
-            unknown_flag(&args, &cmd, a[1], typed.unwrap())
+            unknown_flag(&args, &cmd, Some(a[1]), typed.unwrap())
         };
         let a = advice(&[
             "quill",

@@ -20,6 +20,7 @@ use crate::report::{AsTyped, FileAccess, MutationReport};
 use crate::settings::Settings;
 use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
+use crate::warnings::{Warning, WarningKind};
 
 /// Content above this (old or new) gets no diff: the line diff would cost more than the change.
 pub(crate) const DIFF_INPUT_MAX: usize = 16 * 1024 * 1024;
@@ -192,11 +193,14 @@ pub(crate) fn check_fresh_edit(
 /// Warn about hard links before replacing a file.
 pub(crate) fn warn_hard_links(s: &Settings, target: &Path, meta: &Metadata) {
     if meta.nlink() > 1 {
-        s.warn(format!(
-            "{} has {} hard links; its other names keep the old content",
-            target.display(),
-            meta.nlink()
-        ));
+        s.warn(
+            WarningKind::HardLinks,
+            format!(
+                "{} has {} hard links; its other names keep the old content",
+                target.display(),
+                meta.nlink()
+            ),
+        );
     }
 }
 
@@ -224,9 +228,9 @@ pub(crate) fn sync_dir(s: &Settings, parent: &Parent) {
     warn_all(s, publish::sync_dir(parent));
 }
 
-fn warn_all(s: &Settings, warnings: Vec<String>) {
+fn warn_all(s: &Settings, warnings: Vec<Warning>) {
     for w in warnings {
-        s.warn(w);
+        s.warnings.add(w);
     }
 }
 
@@ -281,7 +285,7 @@ pub(crate) fn record_edit(
 /// error that would make the caller believe nothing happened.
 pub(crate) fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>) {
     if let Err(e) = updated {
-        s.warn(format!(
+        s.warn(WarningKind::SessionNotUpdated, format!(
             "{} was changed, but the session could not record it ({e}); read it again before the next change",
             target.display()
         ));

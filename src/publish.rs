@@ -19,6 +19,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::parent::{NoReplace, NoReplaceError, Parent};
 use crate::signals;
+use crate::warnings::{Warning, WarningKind};
 
 /// Bytes written between two checks for Ctrl-C / SIGTERM.
 const WRITE_SLICE: usize = 1024 * 1024;
@@ -40,7 +41,7 @@ pub(crate) struct Staged<'p> {
 /// What a commit has to tell besides success.
 #[derive(Debug)]
 pub(crate) struct Committed {
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// The published file's metadata, from its descriptor (never from its path, which another
     /// process may already have changed: a change that landed is never reported as failed).
     pub meta: Metadata,
@@ -184,8 +185,9 @@ impl<'p> Staged<'p> {
             Err(e) => {
                 // fstat of an open descriptor does not fail in practice; the directory's
                 // metadata stands in rather than turning a landed change into an error.
-                warnings.push(format!(
-                    "committed, but its metadata could not be read: {e}"
+                warnings.push(Warning::new(
+                    WarningKind::MetadataUnavailable,
+                    format!("committed, but its metadata could not be read: {e}"),
                 ));
                 self.parent
                     .dir_metadata()
@@ -206,12 +208,15 @@ impl Drop for Staged<'_> {
 
 /// fsync `parent`'s directory after a rename, link or unlink in it; a failure is a warning
 /// ("committed, durability unconfirmed"), never an error: the change has happened.
-pub(crate) fn sync_dir(parent: &Parent) -> Vec<String> {
+pub(crate) fn sync_dir(parent: &Parent) -> Vec<Warning> {
     match parent.sync() {
         Ok(()) => Vec::new(),
-        Err(e) => vec![format!(
-            "committed, durability unconfirmed: fsync of {} failed: {e}",
-            parent.dir_path().display()
+        Err(e) => vec![Warning::new(
+            WarningKind::DurabilityUnconfirmed,
+            format!(
+                "committed, durability unconfirmed: fsync of {} failed: {e}",
+                parent.dir_path().display()
+            ),
         )],
     }
 }

@@ -20,6 +20,7 @@ use crate::report::{
     GlobReport, ListingReport, MutationReport, ReadReport, StateReport, TransferReport,
     VersionReport,
 };
+use crate::warnings::Warning;
 
 /// The names `quill schema NAME` takes, in the order `quill schema` prints them: every op
 /// with a JSON answer, then `error`.
@@ -28,8 +29,7 @@ pub(crate) const NAMES: [&str; 10] = [
 ];
 
 /// The ops whose failures the error object describes (`null`: no subcommand was identified).
-const FAILING_OPS: [&str; 15] = [
-    "usage",
+const FAILING_OPS: [&str; 14] = [
     "read",
     "write",
     "edit",
@@ -58,7 +58,7 @@ struct Success<R> {
     #[schemars(flatten)]
     report: R,
     /// What went wrong without failing the command, in the order it happened.
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// The failure envelope.
@@ -71,7 +71,7 @@ struct Failure {
     op: Option<String>,
     error: ErrorObject,
     /// What went wrong before the failure without causing it.
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// The error: its `kind` (which decides the exit code and the kind-specific keys), a message

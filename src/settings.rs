@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::output::OutputConfig;
 use crate::paths::Root;
 use crate::state::Store;
-use crate::warnings::Warnings;
+use crate::warnings::{WarningKind, Warnings};
 
 pub(crate) struct Settings {
     pub session: String,
@@ -30,8 +30,8 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
-    pub(crate) fn warn(&self, message: impl Into<String>) {
-        self.warnings.push(message);
+    pub(crate) fn warn(&self, kind: WarningKind, message: impl Into<String>) {
+        self.warnings.push(kind, message);
     }
 
     /// Refuse a mutation when running read-only.

@@ -13,7 +13,7 @@ use ignore::WalkBuilder;
 
 use crate::paths::Root;
 use crate::report::search::WalkSummary;
-use crate::warnings::Warnings;
+use crate::warnings::{WarningKind, Warnings};
 
 /// The walk options both commands take.
 #[derive(Debug, Clone, Copy)]
@@ -136,10 +136,13 @@ impl WalkProblems {
         warn_list(warnings, "cannot read directory (skipped)", &dirs);
         warn_list(warnings, "cannot read file (skipped)", &files);
         for o in other.iter().take(20) {
-            warnings.push(o.clone());
+            warnings.push(WarningKind::WalkProblem, o.clone());
         }
         if limit_hit {
-            warnings.push("the walk stopped at --max-walk entries; results are incomplete");
+            warnings.push(
+                WarningKind::WalkLimit,
+                "the walk stopped at --max-walk entries; results are incomplete",
+            );
         }
         WalkSummary {
             walk_incomplete: limit_hit || !dirs.is_empty() || !files.is_empty(),
@@ -157,10 +160,16 @@ fn push<T>(m: &Mutex<Vec<T>>, v: T) {
 
 fn warn_list(warnings: &Warnings, what: &str, paths: &[PathBuf]) {
     for p in paths.iter().take(20) {
-        warnings.push(format!("{what}: {}", p.display()));
+        warnings.push(
+            WarningKind::UnreadableSkipped,
+            format!("{what}: {}", p.display()),
+        );
     }
     if paths.len() > 20 {
-        warnings.push(format!("… and {} more", paths.len() - 20));
+        warnings.push(
+            WarningKind::UnreadableSkipped,
+            format!("… and {} more", paths.len() - 20),
+        );
     }
 }
 

@@ -18,6 +18,7 @@ use crate::paths::{Resolved, Root};
 use crate::report::{ListingEntry, ListingReport, Report};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions};
+use crate::warnings::WarningKind;
 
 /// How deep a listing goes.
 const DEPTH: usize = 2;
@@ -116,13 +117,16 @@ pub(crate) fn run(
     let shown_n = page.len() as u64;
     let end = spec.offset + shown_n - 1;
     if !shown.complete {
-        s.warn(format!(
+        s.warn(WarningKind::WalkLimit, format!(
             "the listing of {} stopped after {MAX_SCAN} entries; read a subdirectory, or `quill glob`, for the rest",
             dir.display()
         ));
     }
     for d in shown.unreadable.iter().take(20) {
-        s.warn(format!("cannot read directory {} (skipped)", d.display()));
+        s.warn(
+            WarningKind::UnreadableSkipped,
+            format!("cannot read directory {} (skipped)", d.display()),
+        );
     }
     let mut unreadable = shown.unreadable;
     unreadable.sort();

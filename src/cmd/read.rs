@@ -28,6 +28,7 @@ use crate::report::{FileAccess, ReadReport, Report};
 use crate::settings::Settings;
 use crate::sniff::{self, Sniffed};
 use crate::state::Baseline;
+use crate::warnings::WarningKind;
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
 const MAX_WHOLE_BYTES: u64 = 64 * 1024 * 1024;
@@ -161,13 +162,13 @@ fn read(s: &Settings, req: &ReadRequest) -> Result<Report> {
     }
     let name = report.encoding.unwrap_or("utf-8");
     if detected {
-        s.warn(format!(
+        s.warn(WarningKind::EncodingDetected, format!(
             "{} is not UTF-8: shown decoded from {name} (detected; --encoding NAME reads it as another); edits write it back in {name}",
             report.path.display()
         ));
     }
     if report.lossy {
-        s.warn(format!(
+        s.warn(WarningKind::LossyDecoding, format!(
             "{} is not valid {name}; invalid bytes are shown as U+FFFD (edits keep them as they are)",
             report.path.display()
         ));
@@ -278,7 +279,10 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
                         fill_page(&mut r, page_all(spec, rendered.as_bytes()), path, spec)?;
                     }
                     Err(why) => {
-                        s.warn(format!("{}: {why}; shown as plain text", path.display()));
+                        s.warn(
+                            WarningKind::NotebookAsText,
+                            format!("{}: {why}; shown as plain text", path.display()),
+                        );
                         fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
                     }
                 }
@@ -293,7 +297,7 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
             r.encoding = None;
             let inline = req.inline_image && before.size <= MAX_INLINE_IMAGE;
             if req.inline_image && !inline {
-                s.warn(format!(
+                s.warn(WarningKind::ImageNotInlined, format!(
                     "the image is {} bytes, over the {MAX_INLINE_IMAGE}-byte limit for --inline-image; data not included",
                     before.size
                 ));
@@ -324,13 +328,16 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
                     " (add --inline-image --json for the data)"
                 }
             ));
+            // An image has no lines: `startLine`, `endLine` and `totalLines` are 0, and there
+            // is no next page.
+            r.start_line = 0;
             if inline {
+                // Shown whole: a baseline, a hash and `fileAccess`, as for a text file.
                 r.data = Some(base64::engine::general_purpose::STANDARD.encode(&header));
                 r.complete = true;
-                r.start_line = 0;
             } else {
+                // Described, not shown: nothing recorded (no hash, no `fileAccess`).
                 record = false;
-                r.start_line = 0;
             }
         }
         Sniffed::Pdf => {
@@ -433,10 +440,13 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
     r.size = size;
     r.sha256 = Some(hex(&hasher.finalize()));
     if r.lossy {
-        s.warn(format!(
-            "{STDIN_NAME} is not valid {}; invalid bytes are shown as U+FFFD",
-            r.encoding.unwrap_or("utf-8")
-        ));
+        s.warn(
+            WarningKind::LossyDecoding,
+            format!(
+                "{STDIN_NAME} is not valid {}; invalid bytes are shown as U+FFFD",
+                r.encoding.unwrap_or("utf-8")
+            ),
+        );
     }
     Ok(Report::Read(r))
 }

@@ -51,10 +51,11 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
     let mut report = StateReport {
         session: s.session.clone(),
         action: "show",
-        files: None,
+        baselines: None,
         sessions: None,
         path: None,
         forgotten: None,
+        cleared: None,
         message: None,
     };
     match req {
@@ -64,9 +65,9 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
                 store
                     .list_sessions()?
                     .into_iter()
-                    .map(|(session, files, ns)| SessionSummary {
+                    .map(|(session, baselines, ns)| SessionSummary {
                         session,
-                        files,
+                        baselines,
                         last_used: rfc3339(ns),
                     })
                     .collect(),
@@ -74,19 +75,19 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
         }
         StateRequest::Show => {
             let session = file.load()?;
-            let mut files: Vec<StateFile> = session
+            let mut baselines: Vec<StateFile> = session
                 .baselines()
                 .into_iter()
                 .map(|b| StateFile {
                     path: b.path,
-                    sha256: b.sha256.chars().take(12).collect(),
+                    sha256: b.sha256,
                     size: b.size,
                     read_at: rfc3339(b.read_at_ns),
                     complete: b.complete,
                 })
                 .collect();
-            files.sort_by(|a, b| a.path.cmp(&b.path));
-            report.files = Some(files);
+            baselines.sort_by(|a, b| a.path.cmp(&b.path));
+            report.baselines = Some(baselines);
         }
         StateRequest::Forget { target, requested } => {
             report.action = "forget";
@@ -107,7 +108,8 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
         }
         StateRequest::Clear => {
             report.action = "clear";
-            file.clear()?;
+            let cleared = file.clear()?;
+            report.cleared = Some(cleared);
             report.message = Some(format!("cleared session '{}'", s.session));
         }
     }

@@ -34,6 +34,7 @@ use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
 use crate::state::{Baseline, now_ns};
+use crate::warnings::WarningKind;
 
 /// Size of one copy buffer. With `BUFFERS` of them in flight the copy holds 1 MiB, which stays
 /// in the CPU's cache between the read, the hash and the write: measured against 1 MiB buffers
@@ -163,9 +164,10 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
     job.follow_in_session(&outcome);
 
     if let Some(reason) = &outcome.kept_reason {
-        s.warn(format!(
-            "the destination is complete, but the source was kept: {reason}"
-        ));
+        s.warn(
+            WarningKind::SourceKept,
+            format!("the destination is complete, but the source was kept: {reason}"),
+        );
     }
     Ok(Report::Transfer(TransferReport {
         source: src.target.clone(),
@@ -460,7 +462,7 @@ impl Job<'_> {
         }?;
         progress.finish();
         for w in committed.warnings {
-            self.s.warn(w);
+            self.s.warnings.add(w);
         }
         let dest_meta = Some(committed.meta);
 
@@ -574,8 +576,10 @@ impl Job<'_> {
             }
         });
         if let Err(e) = result {
-            self.s
-                .warn(format!("transferred, but the session was not updated: {e}"));
+            self.s.warn(
+                WarningKind::SessionNotUpdated,
+                format!("transferred, but the session was not updated: {e}"),
+            );
         }
     }
 }

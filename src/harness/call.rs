@@ -473,7 +473,7 @@ fn mistyped(p: &Param, key: &str, value: &Value) -> Error {
 fn unknown_key(cmd: &clap::Command, op: &str, key: &str, params: &[Param]) -> Error {
     let flag = format!("--{}", normalize(key));
     let args: Vec<OsString> = vec!["quill".into(), op.into(), flag.clone().into()];
-    let advice = crate::drift::unknown_flag(&args, cmd, op, &flag);
+    let advice = crate::drift::unknown_flag(&args, cmd, Some(op), &flag);
     let meant = advice.suggestion.and_then(|s| {
         let name = normalize(s.trim_start_matches("--").trim_matches(['<', '>']));
         params

@@ -1,8 +1,8 @@
 //! Output: turns a command's `Report` (or an `Error`) into exactly one JSON object on stdout,
 //! or into text for people (stdout for results, stderr for warnings and errors). The JSON
-//! envelope is `{"ok": true, "op": OP, …report fields…, "warnings": [..]}` on success and
-//! `{"ok": false, "op": OP, "error": {"kind", "message", "hint", …fields}, "warnings": [..]}`
-//! on failure (SPEC §2), written straight from typed structs with serde. It depends on
+//! envelope is `{"ok": true, "op": OP, …report fields…, "warnings": [{"kind", "message"}…]}`
+//! on success and `{"ok": false, "op": OP, "error": {"kind", "message", "hint", …fields},
+//! "warnings": […]}` on failure (`op` null when no subcommand was identified), written straight from typed structs with serde. It depends on
 //! `report` and `error`, never on `cmd` or `app`, and never touches the file system; a closed
 //! stdout (`| head`) is a quiet success.
 
@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::error::{Error, exit};
 use crate::report::{AsTyped, Report};
+use crate::warnings::Warning;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -108,16 +109,17 @@ struct Success<'a, R: Serialize> {
     op: &'a str,
     #[serde(flatten)]
     report: &'a R,
-    warnings: &'a [String],
+    warnings: &'a [Warning],
 }
 
 /// The failure envelope.
 #[derive(Serialize)]
 struct Failure<'a> {
     ok: bool,
-    op: &'a str,
+    /// None (null) when the command line names no subcommand quill knows.
+    op: Option<&'a str>,
     error: ErrorBody<'a>,
-    warnings: &'a [String],
+    warnings: &'a [Warning],
 }
 
 /// `kind` and the kind's own fields (derived from the variant), then `message` and `hint`.
@@ -130,7 +132,7 @@ struct ErrorBody<'a> {
 }
 
 /// Print a successful report; returns the exit code.
-pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[String]) -> u8 {
+pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Warning]) -> u8 {
     let code = report.exit_code();
     let result = match (report, cfg.format) {
         (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
@@ -143,7 +145,7 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[St
                     op: "encode the result as JSON for",
                     source: io::Error::other(e),
                 };
-                return emit_error(cfg, op, &err, warnings);
+                return emit_error(cfg, Some(op), &err, warnings);
             }
         },
         (_, Format::Text) => {
@@ -163,8 +165,8 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[St
 }
 
 /// The whole JSON object and its newline, encoded before anything is printed.
-fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::Result<Vec<u8>> {
-    fn encode<R: Serialize>(op: &str, r: &R, warnings: &[String]) -> serde_json::Result<Vec<u8>> {
+fn success_json(op: &str, report: &Report, warnings: &[Warning]) -> serde_json::Result<Vec<u8>> {
+    fn encode<R: Serialize>(op: &str, r: &R, warnings: &[Warning]) -> serde_json::Result<Vec<u8>> {
         let mut out = serde_json::to_vec(&Success {
             ok: true,
             op,
@@ -188,7 +190,12 @@ fn success_json(op: &str, report: &Report, warnings: &[String]) -> serde_json::R
 }
 
 /// Print an error; returns its exit code.
-pub(crate) fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[String]) -> u8 {
+pub(crate) fn emit_error(
+    cfg: &OutputConfig,
+    op: Option<&str>,
+    err: &Error,
+    warnings: &[Warning],
+) -> u8 {
     match cfg.format {
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
@@ -199,7 +206,7 @@ pub(crate) fn emit_error(cfg: &OutputConfig, op: &str, err: &Error, warnings: &[
     err.exit_code()
 }
 
-pub(crate) fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
+pub(crate) fn print_json_error(op: Option<&str>, err: &Error, warnings: &[Warning]) {
     let failure = Failure {
         ok: false,
         op,
@@ -221,9 +228,9 @@ pub(crate) fn print_json_error(op: &str, err: &Error, warnings: &[String]) {
     });
 }
 
-fn print_warnings(warnings: &[String]) {
+fn print_warnings(warnings: &[Warning]) {
     for w in warnings {
-        eprintln!("quill: warning: {w}");
+        eprintln!("quill: warning: {}", w.message);
     }
 }
 

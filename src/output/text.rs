@@ -252,7 +252,7 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
             writeln!(
                 w,
                 "{}\t{} files\tlast used {}",
-                s.session, s.files, s.last_used
+                s.session, s.baselines, s.last_used
             )?;
         }
         return Ok(());
@@ -272,7 +272,7 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
         (_, _, Some(msg)) => writeln!(w, "{msg}")?,
         _ => {}
     }
-    for f in r.files.iter().flatten() {
+    for f in r.baselines.iter().flatten() {
         write!(
             w,
             "{}  {}  {}  ",

@@ -34,7 +34,7 @@ pub(crate) struct ReadReport {
     /// The file's line endings: `lf`, `crlf`, `cr`, `mixed` or `none` (no line break).
     #[schemars(extend("enum" = ["lf", "crlf", "cr", "mixed", "none"]))]
     pub line_ending: &'static str,
-    /// The first line shown (1-based); 0 when no line is shown (an image).
+    /// The first line shown (1-based); 0 when no line is shown (an image has no lines).
     pub start_line: u64,
     /// The last line shown; 0 when no line is shown.
     pub end_line: u64,
@@ -49,10 +49,10 @@ pub(crate) struct ReadReport {
     /// The whole file's size in bytes.
     pub size: u64,
     /// The whole file's SHA-256 (64 hex digits); null when nothing was recorded (nothing
-    /// shown).
+    /// shown: an image without `--inline-image`, part of a PDF).
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: Option<String>,
-    /// Every line was shown, none cut.
+    /// Every line was shown, none cut (an image: its bytes were shown, `--inline-image`).
     pub complete: bool,
     /// Bytes invalid in `encoding` were shown as U+FFFD.
     pub lossy: bool,

@@ -13,10 +13,11 @@ pub(crate) struct StateReport {
     /// The session shown or changed.
     pub session: String,
     /// `show`, `sessions`, `forget` or `clear`.
+    #[schemars(extend("enum" = ["show", "sessions", "forget", "clear"]))]
     pub action: &'static str,
     /// show: the session's baselines, by path.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<StateFile>>,
+    pub baselines: Option<Vec<StateFile>>,
     /// `--all-sessions`: every session, most recently used first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<SessionSummary>>,
@@ -27,8 +28,11 @@ pub(crate) struct StateReport {
     /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forgotten: Option<bool>,
-    /// forget, clear: what was done, in words.
+    /// clear: how many baselines the session held (and no longer does).
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub cleared: Option<usize>,
+    /// forget, clear: what was done, in words (text output only).
+    #[serde(skip)]
     pub message: Option<String>,
 }
 
@@ -40,7 +44,8 @@ pub(crate) struct StateFile {
     #[serde(flatten, serialize_with = "crate::names::path")]
     #[schemars(schema_with = "crate::names::one::path")]
     pub path: PathBuf,
-    /// The first 12 hex digits of the baseline's SHA-256.
+    /// The baseline's SHA-256 (64 hex digits).
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: String,
     /// Its size when read.
     pub size: u64,
@@ -57,7 +62,7 @@ pub(crate) struct SessionSummary {
     /// Its name.
     pub session: String,
     /// How many baselines it holds.
-    pub files: usize,
+    pub baselines: usize,
     /// When its file last changed (RFC 3339, UTC).
     pub last_used: String,
 }

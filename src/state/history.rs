@@ -20,7 +20,7 @@ use super::session::{Session, UndoStep};
 use crate::checked;
 use crate::error::{Error, Result};
 use crate::probe::sha256_bytes;
-use crate::warnings::Warnings;
+use crate::warnings::{WarningKind, Warnings};
 
 pub const MAX_STEPS: usize = 8;
 pub const MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
@@ -76,7 +76,7 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
         Before::Unchanged => return,
         Before::Missing => (None, 0),
         Before::TooLarge => {
-            h.warnings.push(format!(
+            h.warnings.push(WarningKind::UndoUnavailable, format!(
                 "the old content is larger than the {} MiB undo history; undo is not available for this change",
                 MAX_SESSION_BYTES >> 20
             ));
@@ -90,7 +90,7 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
             if let Err(e) = store_blob(dir, &hash, bytes) {
-                h.warnings.push(format!(
+                h.warnings.push(WarningKind::UndoUnavailable, format!(
                     "cannot keep the old content for undo ({e}); undo is not available for this change"
                 ));
                 let dropped = session.history.remove(key).unwrap_or_default();

@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 use crate::checked;
 use crate::error::{Error, Result};
 use crate::lock::{self, LockGuard};
-use crate::warnings::Warnings;
+use crate::warnings::{WarningKind, Warnings};
 
 pub use history::History;
 pub use session::{
@@ -99,7 +99,7 @@ impl<'a> Store<'a> {
             .collect()
     }
 
-    /// Every session file in the state directory: (session name, files, last modified ns),
+    /// Every session file in the state directory: (session name, baselines, last modified ns),
     /// most recently used first. An entry that `checked` refuses is left out, with a warning.
     pub fn list_sessions(&self) -> Result<Vec<(String, usize, i128)>> {
         check_owner(self.dir)?;
@@ -119,7 +119,8 @@ impl<'a> Store<'a> {
                     Ok(Some(read)) => read,
                     Ok(None) => return None,
                     Err(err) => {
-                        self.warnings.push(format!("{err}; left out"));
+                        self.warnings
+                            .push(WarningKind::StateSkipped, format!("{err}; left out"));
                         return None;
                     }
                 };
@@ -178,10 +179,13 @@ impl SessionFile<'_> {
             Parsed::Ok(s) => Ok(s),
             Parsed::Missing => Ok(Session::empty(&self.name)),
             Parsed::Corrupt(why) => {
-                self.store.warnings.push(format!(
-                    "state file {} is corrupt ({why}); the session starts empty",
-                    self.file.display()
-                ));
+                self.store.warnings.push(
+                    WarningKind::StateCorrupt,
+                    format!(
+                        "state file {} is corrupt ({why}); the session starts empty",
+                        self.file.display()
+                    ),
+                );
                 Ok(Session::empty(&self.name))
             }
         }
@@ -215,7 +219,7 @@ impl SessionFile<'_> {
             }
             Parsed::Corrupt(why) => {
                 let aside = self.quarantine();
-                self.store.warnings.push(format!(
+                self.store.warnings.push(WarningKind::StateCorrupt, format!(
                     "state file {} is corrupt ({why}); moved aside to {}; the session starts empty",
                     self.file.display(),
                     aside.display()
@@ -228,10 +232,13 @@ impl SessionFile<'_> {
         Ok(out)
     }
 
-    /// Remove the session's file (under its lock) and its undo blobs.
-    pub fn clear(&self) -> Result<()> {
+    /// Remove the session's file (under its lock) and its undo blobs; returns how many
+    /// baselines it held (0 for a file that cannot be read as a session: nothing usable was
+    /// dropped).
+    pub fn clear(&self) -> Result<usize> {
         self.store.ensure_dirs()?;
         let _guard = lock::acquire(&self.lock_file, &self.file, self.store.lock_timeout)?;
+        let held = self.count_baselines();
         match fs::remove_file(&self.file) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -239,7 +246,21 @@ impl SessionFile<'_> {
         }
         // Never through a `history/` that is a link to elsewhere (`ensure_dirs` checked it).
         let _ = fs::remove_dir_all(&self.history);
-        Ok(())
+        Ok(held)
+    }
+
+    /// How many baselines the session file holds, counted as `list_sessions` counts them;
+    /// anything but a regular file is never opened (a FIFO, a device planted there).
+    fn count_baselines(&self) -> usize {
+        if !fs::symlink_metadata(&self.file).is_ok_and(|m| m.is_file()) {
+            return 0;
+        }
+        match read_checked(&self.file) {
+            Ok(Some((bytes, _))) => serde_json::from_slice::<Session>(&bytes)
+                .map(|s| s.len())
+                .unwrap_or(0),
+            _ => 0,
+        }
     }
 
     fn parse(&self) -> Result<Parsed> {
@@ -496,11 +517,11 @@ mod layer_tests {
     fn clear_removes_the_file_and_tolerates_none() {
         let f = fixture();
         let store = f.store();
-        store.session("never").clear().unwrap();
+        assert_eq!(store.session("never").clear().unwrap(), 0);
         let file = store.session("a");
         file.update(|s| s.clock = 1).unwrap();
         assert!(file.file.exists());
-        file.clear().unwrap();
+        assert_eq!(file.clear().unwrap(), 0);
         assert!(!file.file.exists());
         assert_eq!(file.load().unwrap().clock, 0);
         // Something that cannot be removed as a file is an error, not "already gone".

@@ -61,12 +61,15 @@ fn a_corrupt_session_is_moved_aside_with_a_warning_and_starts_empty() {
     let file = s.session("a").file.clone();
     fs::write(&file, b"{not json").unwrap();
     assert!(s.session("a").load().unwrap().is_empty(), "fails closed");
-    assert!(w.take()[0].contains("is corrupt"));
+    let warned = w.take();
+    assert_eq!(warned[0].kind, WarningKind::StateCorrupt);
+    assert!(warned[0].message.contains("is corrupt"));
     s.session("a")
         .update(|session| session.record(baseline("/w/y", "bb")))
         .unwrap();
     let warned = w.take();
-    assert!(warned[0].contains("moved aside"), "{warned:?}");
+    assert_eq!(warned[0].kind, WarningKind::StateCorrupt);
+    assert!(warned[0].message.contains("moved aside"), "{warned:?}");
     let aside: Vec<_> = fs::read_dir(file.parent().unwrap())
         .unwrap()
         .filter_map(|e| e.ok())

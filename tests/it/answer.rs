@@ -21,12 +21,34 @@ where
     Option::<T>::deserialize(d)
 }
 
+/// One of `warnings`: a stable kind and a message for people.
+#[derive(Debug, Deserialize, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Warning {
+    pub kind: String,
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning of `kind` whose message says `text`.
+    pub fn says(&self, kind: &str, text: &str) -> bool {
+        self.kind == kind && self.message.contains(text)
+    }
+}
+
+/// The kinds of `warnings`, in order.
+pub fn kinds(warnings: &[Warning]) -> Vec<&str> {
+    warnings.iter().map(|w| w.kind.as_str()).collect()
+}
+
 /// What every answer has.
 #[derive(Debug, Deserialize)]
 pub struct Envelope {
     pub ok: bool,
-    pub op: String,
-    pub warnings: Vec<String>,
+    /// `null` only for a command line that names no subcommand.
+    #[serde(deserialize_with = "present")]
+    pub op: Option<String>,
+    pub warnings: Vec<Warning>,
 }
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -40,7 +62,7 @@ pub struct FileAccess {
 pub struct ReadAnswer {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub path: String,
     /// Absent when nothing was recorded (an image not shown, part of a PDF).
     #[serde(default)]
@@ -85,7 +107,7 @@ pub struct ReadAnswer {
 pub struct Mutation {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub path: String,
     /// Absent on a dry run (nothing was written).
     #[serde(default)]
@@ -135,7 +157,7 @@ pub struct Span {
 pub struct Glob {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub files: Vec<String>,
     pub total: u64,
     pub truncated: bool,
@@ -170,7 +192,7 @@ pub struct Why {
 pub struct Grep {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub mode: String,
     pub total: u64,
     #[serde(default)]
@@ -243,7 +265,7 @@ pub struct GrepCount {
 pub struct TypeList {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub total: u64,
     pub types: Vec<FileTypeDef>,
 }
@@ -259,7 +281,7 @@ pub struct FileTypeDef {
 pub struct Transfer {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub source: String,
     pub destination: String,
     pub bytes: u64,
@@ -281,33 +303,35 @@ pub struct Transfer {
 pub struct StateAnswer {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub session: String,
     /// `show`, `sessions`, `forget`, `clear`.
     pub action: String,
     #[serde(default)]
-    pub files: Option<Vec<Baseline>>,
+    pub baselines: Option<Vec<Baseline>>,
     #[serde(default)]
     pub sessions: Option<Vec<SessionInfo>>,
+    /// `forget`: whether there was a baseline to forget.
     #[serde(default)]
     pub forgotten: Option<bool>,
+    /// `clear`: how many baselines were dropped.
     #[serde(default)]
-    pub message: Option<String>,
+    pub cleared: Option<u64>,
 }
 
 impl StateAnswer {
     /// The baselines of a `show` answer.
     #[track_caller]
-    pub fn files(&self) -> &[Baseline] {
-        self.files
+    pub fn baselines(&self) -> &[Baseline] {
+        self.baselines
             .as_deref()
-            .unwrap_or_else(|| panic!("no `files` in a state {} answer", self.action))
+            .unwrap_or_else(|| panic!("no `baselines` in a state {} answer", self.action))
     }
 
     /// The paths of a `show` answer's baselines.
     #[track_caller]
     pub fn paths(&self) -> Vec<String> {
-        self.files().iter().map(|f| f.path.clone()).collect()
+        self.baselines().iter().map(|f| f.path.clone()).collect()
     }
 
     #[track_caller]
@@ -322,7 +346,7 @@ impl StateAnswer {
 #[serde(rename_all = "camelCase")]
 pub struct Baseline {
     pub path: String,
-    /// The first 12 hex digits.
+    /// 64 hex digits.
     pub sha256: String,
     pub size: u64,
     pub read_at: String,
@@ -333,7 +357,7 @@ pub struct Baseline {
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
     pub session: String,
-    pub files: u64,
+    pub baselines: u64,
     pub last_used: String,
 }
 
@@ -341,8 +365,10 @@ pub struct SessionInfo {
 #[derive(Debug, Deserialize)]
 pub struct Failure {
     pub ok: bool,
-    pub op: String,
-    pub warnings: Vec<String>,
+    /// `null` when no subcommand was identified (`quill frobnicate`).
+    #[serde(deserialize_with = "present")]
+    pub op: Option<String>,
+    pub warnings: Vec<Warning>,
     pub error: ErrorBody,
 }
 
@@ -383,7 +409,7 @@ pub struct UsageFields {
 pub struct VersionAnswer {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub version: String,
     #[serde(deserialize_with = "present")]
     pub commit: Option<String>,
@@ -397,7 +423,7 @@ pub struct VersionAnswer {
 pub struct Listing {
     pub ok: bool,
     pub op: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub path: String,
     pub kind: String,
     pub entries: Vec<ListingEntry>,

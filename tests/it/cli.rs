@@ -251,7 +251,7 @@ fn usage_errors_in_json_carry_the_argument_and_the_suggestion() {
     let env = TestEnv::new();
     let out = env.json(&["glob", "x", "--limt", "3"]);
     let f = out.err("usage", 2).failure();
-    assert_eq!(f.op, "glob");
+    assert_eq!(f.op.as_deref(), Some("glob"));
     assert_eq!(f.error.message, "unexpected argument '--limt' found");
     let u: UsageFields = serde_json::from_value(out.json["error"].clone()).unwrap();
     assert_eq!(u.argument.as_deref(), Some("--limt"));
@@ -288,6 +288,70 @@ fn usage_errors_in_json_carry_the_argument_and_the_suggestion() {
         (u.argument.as_deref(), u.suggestion.as_deref()),
         (Some("--sort"), Some("path"))
     );
+}
+
+#[test]
+fn op_is_null_when_no_subcommand_was_identified_and_the_subcommand_when_one_was() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    // Nothing clap could call a subcommand: `op` is there, and null.
+    for args in [
+        &["frobnicate"][..],
+        &["frobnicate", "read", "a.txt"],
+        &["--bogus"],
+        &["--session", "read"],
+        &[],
+    ] {
+        let out = env.json(args);
+        let f = out.err("usage", 2).failure();
+        out.check(
+            out.json.get("op") == Some(&serde_json::Value::Null),
+            "`op` is present and null",
+        );
+        assert_eq!(f.op, None);
+    }
+    // The usage shown for none is quill's own, and an unknown global flag's advice names
+    // `quill --help`, never a subcommand called `usage`.
+    let out = env.json(&["--jsno"]);
+    let u: UsageFields = serde_json::from_value(out.json["error"].clone()).unwrap();
+    assert!(u.usage.unwrap().starts_with("quill "), "{}", out.stdout);
+    out.check(!out.stdout.contains("quill usage"), "no `quill usage`");
+    // A subcommand clap identified keeps its name, also behind global options.
+    for (args, op) in [
+        (&["edit", "--bogus"][..], "edit"),
+        (&["--session", "s", "read", "--bogus", "a.txt"], "read"),
+        (&["--color", "never", "grep"], "grep"),
+    ] {
+        let f = env.json(args).err("usage", 2).failure();
+        assert_eq!(f.op.as_deref(), Some(op), "{args:?}");
+    }
+    // Text mode is unchanged: the error on stderr, nothing on stdout.
+    env.text(&["frobnicate"])
+        .exit(2)
+        .assert_stdout("")
+        .stderr_has("quill: error: ");
+}
+
+#[test]
+fn every_offset_help_says_where_it_counts_from() {
+    let env = TestEnv::new();
+    let offset_help = |op: &str| {
+        let help = env.text(&[op, "--help"]);
+        help.ok();
+        let at = help
+            .stdout
+            .find("--offset")
+            .unwrap_or_else(|| help.fail("no --offset in the help"));
+        let rest = &help.stdout[at..];
+        rest[..rest.find("\n\n").unwrap_or(rest.len())].to_string()
+    };
+    let read = offset_help("read");
+    assert!(read.contains("1-based") && read.contains("line"), "{read}");
+    for op in ["glob", "grep"] {
+        let h = offset_help(op);
+        assert!(h.contains("0-based") && h.contains("skip"), "{op}: {h}");
+        assert!(h.contains("nextOffset"), "{op}: {h}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@ fn json_envelope_on_success_and_failure() {
         .json(&["read", "missing.txt"])
         .err("not_found", 4)
         .failure();
-    assert_eq!((f.ok, f.op.as_str()), (false, "read"));
+    assert_eq!((f.ok, f.op.as_deref()), (false, Some("read")));
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn quill_format_env_selects_json_and_text_flag_wins() {
 fn usage_errors_exit_2_and_are_json_when_asked() {
     let env = TestEnv::new();
     let f = env.json(&["read"]).err("usage", 2).failure();
-    assert_eq!(f.op, "read");
+    assert_eq!(f.op.as_deref(), Some("read"));
     env.json(&["read", "a.txt", "--offset", "x"])
         .err("usage", 2);
     env.text(&["frobnicate"]).exit(2).stderr_has("frobnicate");

@@ -285,7 +285,7 @@ fn read_dash_reads_a_pipe_as_a_page_without_baseline() {
         .stdout_has("2\tb\n");
     // Nothing recorded in the session.
     let st = env.json(&["state"]).ok().state();
-    assert!(st.files().is_empty(), "{:?}", st.files());
+    assert!(st.baselines().is_empty(), "{:?}", st.baselines());
     env.json_stdin(&["read", "-", "--offset", "9"], b"one\n")
         .err("offset_past_end", 1);
     env.json_stdin(&["read", "-"], b"a\0b")
@@ -314,7 +314,7 @@ fn several_paths_one_missing_results_and_exit_2() {
     assert_eq!(g.missing_paths, [abs(&env, "nope.txt")]);
     assert_eq!(g.warnings.len(), 1);
     assert!(
-        g.warnings[0].contains("nope.txt does not exist"),
+        g.warnings[0].says("path_not_found", "nope.txt does not exist"),
         "{:?}",
         g.warnings
     );

@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use crate::util::{ErrorBody, Mutation, TestEnv};
+use crate::util::{ErrorBody, Mutation, TestEnv, Warning, kinds};
 
 /// `quill read REL`, then the text-mode `quill edit REL ARGS…`: a miss (exit 3) that left the
 /// file as it was. Returns stderr, which must name no JSON field.
@@ -178,9 +178,10 @@ fn escapes_sent_literally_are_named_and_both_fixes_work() {
     assert_eq!(m.matched_fuzzily, Some(true));
     assert_eq!(
         m.warnings,
-        [
-            "old and new were matched and written with their escapes read as the characters they stand for"
-        ]
+        [Warning {
+            kind: "edit_rewritten".into(),
+            message: "old and new were matched and written with their escapes read as the characters they stand for".into()
+        }]
     );
     // Fix two: real line breaks, as bash's $'…' gives them.
     env.json(&["read", "e.py"]).ok();
@@ -228,7 +229,7 @@ fn read_line_numbers_copied_into_old_are_named_and_both_fixes_work() {
         &fixed,
         b"import os\n\ndef f():\n    return 2\n",
     );
-    assert_eq!(m.warnings.len(), 1);
+    assert_eq!(kinds(&m.warnings), ["edit_rewritten"]);
     // Numbers on some lines of new only: refused, nothing written, and the hint says why.
     env.json(&["read", "r.py"]).ok();
     let old = "     3\tdef f():\n     4\t    return 2";

@@ -517,7 +517,7 @@ fn state_shows_and_forgets_such_names() {
     let out = json(&env, &["state", "show"], &[]);
     out.ok();
     assert_lossless(&out.json);
-    let files = out.json["files"].as_array().unwrap();
+    let files = out.json["baselines"].as_array().unwrap();
     let entry = files
         .iter()
         .find(|f| f["pathBytes"].is_string())

@@ -397,30 +397,87 @@ fn png(width: u32, height: u32) -> Vec<u8> {
     v
 }
 
-#[test]
-fn png_dimensions_and_inline_data() {
-    let env = TestEnv::new();
-    let bytes = png(640, 480);
-    env.write("pic.png", &bytes);
-    let r = read_ok(&env, &["pic.png"]);
+/// What every image answer says, shown or not: an image has no lines.
+#[track_caller]
+fn assert_no_lines(r: &ReadAnswer) {
     assert_eq!(r.kind, "image");
     assert_eq!(r.mime.as_deref(), Some("image/png"));
     assert_eq!((r.width, r.height), (Some(640), Some(480)));
-    assert_eq!(r.file_access, None, "not shown: no baseline");
-    assert_eq!(r.sha256, None, "no hash of what was not shown");
-    assert_eq!(r.data, None);
+    assert_eq!((r.start_line, r.end_line, r.total_lines), (0, 0, 0));
+    assert_eq!(r.next_offset, None);
+    assert_eq!(r.content, "");
+    assert!(r.truncated_lines.is_empty());
+    assert_eq!(r.encoding, None);
+    assert_eq!(r.line_ending, "none");
+    assert!(!r.bom && !r.lossy);
+}
+
+#[test]
+fn an_image_described_records_nothing_and_shown_inline_records_a_baseline() {
+    let env = TestEnv::new();
+    let bytes = png(640, 480);
+    let p = env.write("pic.png", &bytes);
+    // Described, not shown: no fileAccess (absent), no hash (null), not complete, no
+    // baseline — and `--offset` changes nothing of that.
+    for args in [&["pic.png"][..], &["pic.png", "--offset", "5"]] {
+        let out = env.json(&[&["read"][..], args].concat());
+        let r = out.ok().read();
+        assert_no_lines(&r);
+        assert!(out.json.get("fileAccess").is_none(), "{}", out.stdout);
+        assert!(out.json["sha256"].is_null(), "{}", out.stdout);
+        assert!(out.json.get("data").is_none(), "{}", out.stdout);
+        assert!(!r.complete);
+        assert_eq!(r.size, bytes.len() as u64);
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
     assert_eq!(baselines(&env), Vec::<String>::new());
-    let r = read_ok(&env, &["pic.png", "--inline-image"]);
-    use base64::Engine;
-    let data = base64::engine::general_purpose::STANDARD
-        .decode(r.data.unwrap())
-        .unwrap();
-    assert_eq!(data, bytes);
-    assert_eq!(r.file_access.unwrap().access, "read");
-    assert_eq!(r.sha256, Some(sha256_hex(&bytes)));
+    env.json(&["write", "pic.png", "--content", "x"])
+        .err("not_read", 3);
     env.text(&["read", "pic.png"])
         .ok()
         .stdout_has("image/png, 640x480");
+    // Shown whole: the bytes, a baseline of the whole file, fileAccess, the hash, complete.
+    let r = read_ok(&env, &["pic.png", "--inline-image"]);
+    assert_no_lines(&r);
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD
+        .decode(r.data.as_deref().unwrap())
+        .unwrap();
+    assert_eq!(data, bytes);
+    assert_eq!(
+        r.file_access,
+        Some(FileAccess {
+            path: p.to_str().unwrap().into(),
+            access: "read".into()
+        })
+    );
+    assert_eq!(r.sha256, Some(sha256_hex(&bytes)));
+    assert!(r.complete);
+    let st = env.json(&["state"]).ok().state();
+    let b = &st.baselines()[0];
+    assert_eq!((b.path.as_str(), b.complete), (p.to_str().unwrap(), true));
+    assert_eq!(b.sha256, sha256_hex(&bytes));
+    // The baseline is a real one: the image can be replaced now.
+    env.json(&["write", "pic.png", "--content", "x"]).ok();
+    env.assert_file("pic.png", "x");
+}
+
+#[test]
+fn an_image_over_the_inline_limit_is_described_with_a_warning() {
+    let env = TestEnv::new();
+    let mut bytes = png(640, 480);
+    bytes.resize(5 * 1024 * 1024 + 1, 0);
+    env.write("big.png", &bytes);
+    let out = env.json(&["read", "big.png", "--inline-image"]);
+    let r = out.ok().read();
+    assert_no_lines(&r);
+    assert_eq!(kinds(&r.warnings), ["image_not_inlined"]);
+    assert!(out.json.get("data").is_none() && out.json.get("fileAccess").is_none());
+    assert_eq!((r.sha256.as_deref(), r.complete), (None, false));
+    assert_eq!(baselines(&env), Vec::<String>::new());
+    env.text(&["read", "big.png", "--inline-image"])
+        .ok()
+        .stderr_has("quill: warning: the image is 5242881 bytes");
 }
 
 #[test]
@@ -476,14 +533,14 @@ fn latin1_is_decoded_with_a_warning_not_as_binary() {
     assert_eq!(r.content, "café\nok\n");
     assert_eq!(r.encoding.as_deref(), Some("windows-1252"));
     assert!(!r.lossy);
-    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert_eq!(kinds(&r.warnings), ["encoding_detected"]);
     env.text(&["read", "l.txt"]).ok().stderr_has("warning");
     // Read as UTF-8 on purpose, it is shown with U+FFFD for the bad byte.
     let r = read_ok(&env, &["l.txt", "--encoding", "utf-8"]);
     assert_eq!(r.content, "caf\u{FFFD}\nok\n");
     assert_eq!(r.encoding.as_deref(), Some("utf-8"));
     assert!(r.lossy);
-    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert_eq!(kinds(&r.warnings), ["lossy_decoding"]);
 }
 
 /// A minimal two-page PDF with one line of text per page.

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use crate::util::{ContextLine, Glob, Grep, Out, TestEnv, require, require_root};
+use crate::util::{ContextLine, Glob, Grep, Out, TestEnv, kinds, require, require_root};
 
 /// The fixture tree in a fresh TestEnv's work dir (a git work tree).
 fn fixture() -> TestEnv {
@@ -329,7 +329,7 @@ fn glob_max_walk_marks_the_walk_incomplete() {
     let g = glob(&env, &["**/*", "--max-walk", "3", "--limit", "0"]);
     assert!(g.walk_incomplete);
     assert!(g.total < 7, "{}", g.total);
-    assert!(!g.warnings.is_empty());
+    assert_eq!(kinds(&g.warnings), ["walk_limit"]);
     let g = glob(&env, &["**/*", "--limit", "0"]);
     assert!(!g.walk_incomplete);
     assert!(g.warnings.is_empty(), "{:?}", g.warnings);
@@ -726,7 +726,11 @@ fn grep_paths_missing_and_outside_root() {
         .grep();
     assert_eq!(g.total, 1);
     assert_eq!(g.warnings.len(), 1);
-    assert!(g.warnings[0].contains("nope"), "{:?}", g.warnings);
+    assert!(
+        g.warnings[0].says("path_not_found", "nope"),
+        "{:?}",
+        g.warnings
+    );
     env.json(&["--root", "src", "grep", "needle", "top.rs"])
         .err("outside_root", 3);
     let g = grep(&env, &["--root", "src", "needle", "src", "--mode", "files"]);

@@ -22,6 +22,18 @@ fn abs(env: &TestEnv, rels: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// The files the session file on disk holds baselines of, sorted; None when it is gone.
+fn on_disk(env: &TestEnv) -> Option<Vec<String>> {
+    let file = fs::read_dir(env.state.join("sessions"))
+        .ok()?
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))?;
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(file).unwrap()).unwrap();
+    let mut keys: Vec<String> = v["files"].as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    Some(keys)
+}
+
 #[test]
 fn state_show_forget_clear() {
     let env = TestEnv::new();
@@ -31,34 +43,54 @@ fn state_show_forget_clear() {
     for f in ["a.txt", "b.txt", "c.txt"] {
         env.json(&["read", f]).ok();
     }
+    // `baselines`, each with the whole SHA-256 (`state()` checks there is no `files` and
+    // no `message`).
     let st = env.json(&["state"]).ok().state();
     assert_eq!(
         (st.session.as_str(), st.action.as_str()),
         ("default", "show")
     );
     let b = st
-        .files()
+        .baselines()
         .iter()
         .find(|f| f.path.ends_with("/b.txt"))
         .expect("b.txt");
-    assert_eq!(b.sha256, sha256_hex(b"bb\n")[..12]);
+    assert_eq!(b.sha256, sha256_hex(b"bb\n"));
+    assert_eq!(b.sha256.len(), 64);
     assert_eq!((b.size, b.complete), (3, true));
     assert_eq!(
         baselines(&env, "default"),
         abs(&env, &["a.txt", "b.txt", "c.txt"])
     );
+    // Text shows a 12-digit prefix.
+    env.text(&["state"])
+        .ok()
+        .stdout_has(&format!("{}  ", &sha256_hex(b"bb\n")[..12]));
     // Forgetting b.txt removes exactly its baseline: a.txt and c.txt stay.
     let st = env.json(&["state", "forget", "b.txt"]).ok().state();
-    assert_eq!(st.forgotten, Some(true));
+    assert_eq!((st.action.as_str(), st.forgotten), ("forget", Some(true)));
     assert_eq!(baselines(&env, "default"), abs(&env, &["a.txt", "c.txt"]));
+    assert_eq!(on_disk(&env), Some(abs(&env, &["a.txt", "c.txt"])));
     // b.txt is unread again, a.txt still read.
     env.json(&["write", "b.txt", "--content", "x"])
         .err("not_read", 3);
     env.json(&["write", "a.txt", "--content", "x"]).ok();
     let st = env.json(&["state", "forget", "b.txt"]).ok().state();
     assert_eq!(st.forgotten, Some(false), "nothing left to forget");
-    env.json(&["state", "clear"]).ok();
+    env.text(&["state", "forget", "b.txt"])
+        .ok()
+        .stdout_has("no baseline for");
+    // Clear says how many baselines it dropped, and the session file is gone.
+    let st = env.json(&["state", "clear"]).ok().state();
+    assert_eq!((st.action.as_str(), st.cleared), ("clear", Some(2)));
+    assert_eq!(st.forgotten, None);
+    assert_eq!(on_disk(&env), None);
     assert_eq!(baselines(&env, "default"), Vec::<String>::new());
+    let st = env.json(&["state", "clear"]).ok().state();
+    assert_eq!(st.cleared, Some(0), "nothing left to clear");
+    env.text(&["state", "clear"])
+        .ok()
+        .assert_stdout("cleared session 'default'\n");
 }
 
 #[test]
@@ -80,11 +112,21 @@ fn corrupt_state_is_moved_aside_and_the_session_starts_empty() {
     let file = env.session_file("json");
     fs::write(&file, b"{ not json").unwrap();
     let st = env.json(&["state"]).ok().state();
-    assert!(st.files().is_empty(), "fails closed");
+    assert!(st.baselines().is_empty(), "fails closed");
     assert_eq!(st.warnings.len(), 1, "{:?}", st.warnings);
+    assert!(
+        st.warnings[0].says("state_corrupt", "the session starts empty"),
+        "{:?}",
+        st.warnings
+    );
     // The next update quarantines it and recovers.
     let r = env.json(&["read", "a.txt"]).ok().read();
-    assert!(r.warnings[0].contains("corrupt"), "{:?}", r.warnings);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].says("state_corrupt", "moved aside"),
+        "{:?}",
+        r.warnings
+    );
     let aside: Vec<_> = fs::read_dir(&sessions)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -132,11 +174,16 @@ fn sessions_are_isolated_and_named_by_flag_or_env() {
         .state();
     assert_eq!(st.session, "one");
     assert_eq!(st.paths(), abs(&env, &["a.txt"]));
-    let st = env.json(&["state", "--all-sessions"]).ok().state();
+    let out = env.json(&["state", "--all-sessions"]);
+    let st = out.ok().state();
     let sessions = st.sessions();
+    assert!(
+        out.json["sessions"][0].get("files").is_none(),
+        "`baselines`"
+    );
     assert_eq!(sessions.len(), 1);
     assert_eq!(
-        (sessions[0].session.as_str(), sessions[0].files),
+        (sessions[0].session.as_str(), sessions[0].baselines),
         ("one", 1)
     );
 }

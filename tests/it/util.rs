@@ -719,7 +719,7 @@ impl Out {
     #[track_caller]
     fn typed_op<T: DeserializeOwned>(&self, ops: &[&str]) -> T {
         let env: Envelope = self.typed("the JSON envelope");
-        if !ops.contains(&env.op.as_str()) {
+        if !env.op.as_deref().is_some_and(|op| ops.contains(&op)) {
             self.fail(&format!("expected op {ops:?}, got {:?}", env.op));
         }
         self.typed(&format!("a {} answer", ops[0]))
@@ -765,7 +765,14 @@ impl Out {
 
     #[track_caller]
     pub fn state(&self) -> StateAnswer {
-        self.typed_op(&["state"])
+        let st = self.typed_op(&["state"]);
+        // `files` is glob's and grep's list of paths; the sentence is for text output.
+        for key in ["files", "message"] {
+            if self.json.get(key).is_some() {
+                self.fail(&format!("a state answer has no `{key}`"));
+            }
+        }
+        st
     }
 
     /// A failure answer (`ok: false` and its `error`).
@@ -1155,6 +1162,13 @@ pub fn check_one_json_object(stdout: &str) -> Result<(), String> {
 pub fn assert_one_json_object(stdout: &str) {
     if let Err(e) = check_one_json_object(stdout) {
         fail(&format!("{e}: {stdout:?}"));
+    }
+    // An answer a test read from a file (a shell loop's `> out.json`) is checked like one
+    // read from a pipe.
+    if let Ok(answer) = serde_json::from_str::<Value>(stdout)
+        && let Err(e) = crate::schema::validate_answer(&answer)
+    {
+        fail(&format!("{e}\n{stdout}"));
     }
 }
 

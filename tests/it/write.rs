@@ -214,7 +214,7 @@ fn hard_links_get_a_warning() {
         .mutation();
     assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
     assert!(
-        m.warnings[0].contains("other names keep the old content"),
+        m.warnings[0].says("hard_links", "other names keep the old content"),
         "{:?}",
         m.warnings
     );
@@ -328,7 +328,11 @@ fn a_corrupt_state_file_authorizes_nothing() {
     env.assert_file("f.txt", "a\n");
     // A fresh read recovers: the corrupt file is moved aside and the session works again.
     let r = env.json(&["read", "f.txt"]).ok().read();
-    assert!(r.warnings[0].contains("corrupt"), "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].says("state_corrupt", "corrupt"),
+        "{:?}",
+        r.warnings
+    );
     env.json(&["edit", "f.txt", "--old", "a", "--new", "b"])
         .ok();
     env.assert_file("f.txt", "b\n");
@@ -392,7 +396,7 @@ fn a_change_that_landed_is_reported_even_if_the_session_cannot_record_it() {
     drop(held);
     assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
     assert!(
-        m.warnings[0].contains("could not record"),
+        m.warnings[0].says("session_not_updated", "could not record"),
         "{:?}",
         m.warnings
     );

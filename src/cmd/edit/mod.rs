@@ -30,6 +30,7 @@ use crate::report::{LineSpan, Report};
 use crate::settings::Settings;
 use crate::sniff::{self, Sniffed};
 use crate::state::history::Before;
+use crate::warnings::WarningKind;
 
 use plan::{Edit, PlanError, PlanOptions};
 
@@ -236,7 +237,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     );
     drop(locked);
     for note in &planned.notes {
-        s.warn(*note);
+        s.warn(WarningKind::EditRewritten, *note);
     }
     report.encoding = decoded.then(|| encoding.as_str());
     report.replacements = Some(planned.replacements);

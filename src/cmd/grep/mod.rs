@@ -28,6 +28,7 @@ use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeD
 use crate::report::{AsTyped, Report, TypedRoot};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
+use crate::warnings::WarningKind;
 
 use entries::{Shape, content_page};
 use lines::FileResult;
@@ -299,7 +300,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         .collect();
     if s.output.format == Format::Json {
         for e in &q.missing {
-            s.warn(e.to_string());
+            s.warn(WarningKind::PathNotFound, e.to_string());
         }
     }
 
