@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark of one-line edits (SPEC §4): `quill edit` of one line in a 100 KB
+# Side-by-side benchmark of one-line edits (the goals in the README's Benchmarks): `quill edit` of one line in a 100 KB
 # file whose session holds 512 baselines, against `sed -i` and a minimal Python str_replace
 # editor (read, check unique, replace, write a temp file, rename: what Python agent tools pay).
 # Then contention: edits landed per second with 8 processes read→edit-ing one file.

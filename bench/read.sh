@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmarks of `quill read` (SPEC §4), printed as ratios in one run:
+# Side-by-side benchmarks of `quill read` (the goals in the README's Benchmarks), printed as ratios in one run:
 #   1. `quill read --limit 10` of a 1 GiB file (whole-file SHA-256 + line count) vs
 #      `openssl dgst -sha256` of it, warm cache; peak RSS of the read.
 #   2. per-call overhead of the state file: `quill read` of a small file with an empty state

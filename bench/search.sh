@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark of `quill grep` / `quill glob` against ripgrep and fd (SPEC §4),
+# Side-by-side benchmark of `quill grep` / `quill glob` against ripgrep and fd (the goals in the README's Benchmarks),
 # warm cache, on the Rust docs tree (or DIR given as $1). Prints times, ratios and peak RSS.
 #
 #   bench/search.sh [DIR]

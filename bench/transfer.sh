@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark `quill transfer` side by side with its peers (SPEC §4), as ratios:
+# Benchmark `quill transfer` side by side with its peers (the goals in the README's Benchmarks), as ratios:
 #   1. copy a 1 GiB file: quill transfer  vs  cp + openssl dgst -sha256 (goal <= 1.0x the sum)
 #   2. same-filesystem --move  vs  mv (goal <= 2x)
 #   3. peak RSS of the 1 GiB transfer (goal <= 16 MiB)

@@ -265,7 +265,7 @@ fn run(cli: Cli) -> u8 {
         Err(e) => output::emit_error(&settings.output, Some(op), &e, &warnings),
     };
     // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
-    // by the signal (SPEC §2.1), whatever the answer, so that a shell loop stops.
+    // by the signal (docs/json.md), whatever the answer, so that a shell loop stops.
     crate::signals::die_if_caught();
     code
 }

@@ -1,5 +1,5 @@
 //! The one error type of quill. Every failure a command can report is a variant here; the
-//! variant decides the stable JSON `kind` (the serde tag), the exit code (SPEC §2.3, an
+//! variant decides the stable JSON `kind` (the serde tag), the exit code (docs/errors.md, an
 //! exhaustive match), the human message (`Display`), a `hint` that says what to do next, and
 //! the kind-specific JSON fields (the variant's fields, derived). Nothing here does I/O — not
 //! even `hint`; `output` turns an `Error` into text or the JSON envelope.
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::names;
 
-/// Exit codes of SPEC §2.3.
+/// Exit codes of docs/errors.md.
 pub(crate) mod exit {
     pub(crate) const SUCCESS: u8 = 0;
     pub(crate) const NOTHING_FOUND: u8 = 1;
@@ -585,7 +585,7 @@ impl Error {
         }
     }
 
-    /// The exit code of SPEC §2.3; every kind is listed, so a new one must choose.
+    /// The exit code of docs/errors.md; every kind is listed, so a new one must choose.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::InvalidPattern { .. } | Error::InvalidArgument { .. } => {

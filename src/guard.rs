@@ -1,4 +1,4 @@
-//! The guarded mutation path shared by `write`, `edit` and `undo` (SPEC §1.1, §1.3, §1.5):
+//! The guarded mutation path shared by `write`, `edit` and `undo` (docs/model.md):
 //! resolve and refuse read-only runs, take the per-path mutation lock (held until the report is
 //! built), load and re-hash the target, judge freshness against the session's baseline or an
 //! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
@@ -44,7 +44,7 @@ pub(crate) fn resolve(s: &Settings, path: &Path, action: &'static str) -> Result
     Ok(resolved)
 }
 
-/// Take the mutation lock of a resolved target (SPEC §1.3).
+/// Take the mutation lock of a resolved target (docs/model.md).
 pub(crate) fn lock(s: &Settings, resolved: Resolved) -> Result<Locked> {
     let guards = s.store().lock_mutations(&[&resolved.target])?;
     Ok(Locked {
@@ -137,7 +137,7 @@ pub(crate) fn current(
     }))
 }
 
-/// Judge whether the session may replace `cur` (SPEC §1.1). Returns whether the caller's
+/// Judge whether the session may replace `cur` (docs/model.md). Returns whether the caller's
 /// knowledge of the file is complete (the new baseline's `complete`).
 pub(crate) fn check_fresh(
     s: &Settings,
@@ -313,7 +313,7 @@ pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -
     Ok(())
 }
 
-/// The path a patch names (SPEC §3.2): relative to `--root`, else to the current directory
+/// The path a patch names (docs/commands/write.md): relative to `--root`, else to the current directory
 /// when below it (prefixed `a/`, `b/`), else absolute.
 pub(crate) fn patch_path<'a>(s: &Settings, target: &'a Path) -> (&'a Path, bool) {
     let base = s.root.as_ref().map_or(s.cwd.as_path(), |r| r.dir.as_path());
@@ -673,7 +673,7 @@ mod tests {
         assert!(m.diff_truncated && m.diff.is_empty());
         let m = change(None, b"small\n");
         assert!(!m.diff_truncated && m.added == 1, "{}", m.diff);
-        // The cap is 16 MiB (SPEC: content above it gets no diff), and content at it gets one.
+        // The cap is 16 MiB (the contract: content above it gets no diff), and content at it gets one.
         assert_eq!(DIFF_INPUT_MAX, 16 << 20);
         let at_cap = vec![b'x'; DIFF_INPUT_MAX];
         let m = change(None, &at_cap);

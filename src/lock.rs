@@ -1,4 +1,4 @@
-//! Advisory locks that order quill processes (SPEC §1.3). A lock is an exclusive `flock` on a
+//! Advisory locks that order quill processes (docs/model.md). A lock is an exclusive `flock` on a
 //! lock file in the state directory, taken with `std::fs::File::try_lock` in a bounded wait;
 //! the kernel drops it when the holder exits or dies, so there are no stale locks. The target
 //! itself is never locked and lock files are never unlinked: both would let two holders lock

@@ -1,4 +1,4 @@
-//! Text paging as a pure, streaming state machine (SPEC §3.1). `Pager` is fed a file's bytes
+//! Text paging as a pure, streaming state machine (docs/commands/read.md). `Pager` is fed a file's bytes
 //! in chunks (any size, any boundaries) and, in one pass and bounded memory, counts every line,
 //! classifies line endings, checks UTF-8 validity, and keeps only the lines of the requested
 //! page: complete lines, stopping before the first line that would pass the byte budget, long

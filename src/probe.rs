@@ -1,4 +1,4 @@
-//! The guarded open (SPEC §1.4), in three layers that each stand alone: the metadata gate
+//! The guarded open (docs/model.md), in three layers that each stand alone: the metadata gate
 //! (`regular_metadata`/`check_regular`: directory → `is_directory`, FIFO, socket or device →
 //! `irregular_file`, never opened), the open itself (`open_flagged`: `O_NONBLOCK|O_NOFOLLOW`
 //! and, under `--root`, `openat2(RESOLVE_BENEATH|NO_MAGICLINKS)` from the root), and the

@@ -1,4 +1,4 @@
-//! Atomic publication (SPEC §1.5), every step relative to the target's held parent directory
+//! Atomic publication (docs/model.md), every step relative to the target's held parent directory
 //! (`parent::Parent`): new content is staged in a temporary file in the target's own directory
 //! (`.<name>.quill-<random>.tmp`, created with `O_CREAT|O_EXCL|O_NOFOLLOW`), flushed and
 //! fsync'ed, given the original file's permission bits and owner (`copy_owner`, where the

@@ -1,4 +1,4 @@
-//! `quill glob PATTERN [PATH]` (SPEC §3.5): list the files below PATH whose path relative to
+//! `quill glob PATTERN [PATH]` (docs/commands/glob.md): list the files below PATH whose path relative to
 //! PATH matches a globset pattern, walking in parallel with ripgrep's ignore rules, then sort
 //! (newest first by default) and page. It never opens a file and never touches the state
 //! directory; only the matches are stat'ed, and only for the mtime sort.

@@ -1,4 +1,4 @@
-//! `quill read` (SPEC §3.1): one guarded, streaming pass over the file that hashes all of it,
+//! `quill read` (docs/commands/read.md): one guarded, streaming pass over the file that hashes all of it,
 //! counts its lines and keeps one page; the stat identity is compared before and after (read
 //! again once, then `changed_during_read`). Text (UTF-8, BOM, UTF-16, legacy encodings named
 //! by `--encoding` or detected when a file is not UTF-8), images (dimensions, optional inline

@@ -1,4 +1,4 @@
-//! `quill state` (SPEC §3.8): show the session's baselines, forget one, clear the session, or
+//! `quill state` (docs/commands/state.md): show the session's baselines, forget one, clear the session, or
 //! list every session. Reading the state never creates it.
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! `quill transfer SRC DST [--move]` (SPEC §3.7): copy or move one regular file without ever
+//! `quill transfer SRC DST [--move]` (docs/commands/transfer.md): copy or move one regular file without ever
 //! losing it or half-publishing it. The destination is create-only unless `--replace-sha256`
 //! names its current content (hashed under the lock). A copy streams the source through a
 //! small pool of buffers — a reader thread reads and hashes while this thread writes the

@@ -1,4 +1,4 @@
-//! `quill undo` (SPEC §3.4): restore the content a file had before the last quill mutation
+//! `quill undo` (docs/commands/undo.md): restore the content a file had before the last quill mutation
 //! of it in this session, under the same mutation lock as write and edit, and only if the file
 //! still holds exactly what quill wrote (else `stale`; never clobbered). The step is popped
 //! (no redo), the restored content becomes the baseline. Undoing a creation removes the file —

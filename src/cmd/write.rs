@@ -1,4 +1,4 @@
-//! `quill write` (SPEC §3.2): whole-file replacement or creation from exactly one explicit
+//! `quill write` (docs/commands/write.md): whole-file replacement or creation from exactly one explicit
 //! source — `--content`, `--from FILE` or `--stdin` (`--from -`); none is `usage`, stdin is
 //! never read unless asked. Under the mutation lock, the target's directory is opened once
 //! (missing parents created beneath `--root`), the new content is streamed into a temporary

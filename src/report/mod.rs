@@ -50,7 +50,7 @@ pub(crate) struct VersionReport {
 }
 
 impl Report {
-    /// 0, or 1 for a search that found nothing (SPEC §2.3).
+    /// 0, or 1 for a search that found nothing (docs/errors.md).
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,

@@ -1,4 +1,4 @@
-//! The result of `write`, `edit` and `undo` (SPEC §3.2–3.4): what changed, the hashes before
+//! The result of `write`, `edit` and `undo` (docs/commands/write.md, edit.md, undo.md): what changed, the hashes before
 //! and after, the display diff and the git-style patch. Data only.
 
 use std::path::PathBuf;

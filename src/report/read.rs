@@ -1,4 +1,4 @@
-//! The result of `quill read` (SPEC §3.1): which file, how it was decoded, which lines this
+//! The result of `quill read` (docs/commands/read.md): which file, how it was decoded, which lines this
 //! page holds and how to get the next, and the whole file's hash and size; for a directory,
 //! a page of its listing. Data only.
 

@@ -1,4 +1,4 @@
-//! The results of `quill glob` and `quill grep` (SPEC §3.5, §3.6): a sorted page of paths,
+//! The results of `quill glob` and `quill grep` (docs/commands/glob.md; docs/commands/grep.md): a sorted page of paths,
 //! matches or counts with the exact total and the next offset, and what the walk could not
 //! see. Data only; `output::search` prints them.
 

@@ -1,4 +1,4 @@
-//! The result of `quill state` (SPEC §3.8): a session's baselines, the sessions, or what a
+//! The result of `quill state` (docs/commands/state.md): a session's baselines, the sessions, or what a
 //! forget or clear did. Data only.
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! The result of `quill transfer` (SPEC §3.7). Data only.
+//! The result of `quill transfer` (docs/commands/transfer.md). Data only.
 
 use std::path::PathBuf;
 use std::time::Duration;

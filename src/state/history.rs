@@ -1,4 +1,4 @@
-//! Undo history (SPEC §3.4): the content a file had before each quill mutation, kept as
+//! Undo history (docs/commands/undo.md): the content a file had before each quill mutation, kept as
 //! content-addressed blobs under `<state-dir>/history/<sha256 of the session name>/<sha256>`
 //! and referenced by the session's `history` steps. At most 8 steps a file and 64 MiB of blobs
 //! a session; past either, the oldest steps go and their blobs are removed once no step

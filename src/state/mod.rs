@@ -1,4 +1,4 @@
-//! The state directory (SPEC §1.2): one JSON file per session (`sessions/<sha256 of the
+//! The state directory (docs/model.md): one JSON file per session (`sessions/<sha256 of the
 //! name>.json`, the data in `session`), the per-path mutation lock files (`locks/`) and the undo
 //! blobs (`history/`, in `history`). `Store::open` takes a directory, a lock timeout and a
 //! warnings sink — nothing of the command line. Updates are read-modify-write under an
@@ -86,7 +86,7 @@ impl<'a> Store<'a> {
     }
 
     /// The mutation locks of `targets` (canonical paths), taken in one sorted order so that
-    /// two processes locking the same paths can never deadlock (SPEC §1.3). Duplicates are
+    /// two processes locking the same paths can never deadlock (docs/model.md). Duplicates are
     /// locked once. Held until the guards drop.
     pub fn lock_mutations(&self, targets: &[&Path]) -> Result<Vec<LockGuard>> {
         self.ensure_dirs()?;

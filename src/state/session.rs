@@ -1,4 +1,4 @@
-//! One session's state as data (SPEC §1.1, §1.2): the read baselines (at most 512, least
+//! One session's state as data (docs/model.md): the read baselines (at most 512, least
 //! recently used evicted), the undo steps and the removals an undo has begun, in the
 //! versioned JSON format of
 //! `sessions/<sha256 of the name>.json`. Pure: parsing, lookups and eviction only; reading
@@ -78,7 +78,7 @@ pub struct UndoStep {
 ///
 /// Baselines are kept as raw JSON and parsed only when one is looked at: a read or an edit
 /// touches one entry of up to 512, and copying the others through unparsed keeps the per-call
-/// cost of a full session small (SPEC §4).
+/// cost of a full session small (the goals in the README's Benchmarks).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {

@@ -1,4 +1,4 @@
-//! The JSON answers (SPEC §2) as the tests read them: one struct per op with the fields the
+//! The JSON answers (docs/json.md) as the tests read them: one struct per op with the fields the
 //! contract requires, so an answer that lacks one fails the test where it is parsed
 //! (`Out::read()`, `Out::mutation()`, …) instead of comparing `Value::Null` with something.
 //!

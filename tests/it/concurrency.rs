@@ -1,4 +1,4 @@
-//! No lost update (SPEC §4): 8 processes × 100 read→edit cycles on one file, each in its own
+//! No lost update (the goals in the README's Benchmarks): 8 processes × 100 read→edit cycles on one file, each in its own
 //! session and retrying on `stale` (and on a read that saw the file replaced under it). Every edit that reported success is in the final file
 //! exactly once, nothing else is, and no run ended in `lock_timeout` or another error.
 

@@ -1,4 +1,4 @@
-//! The output contract (SPEC §2): one JSON object, the envelope, exit codes, global options
+//! The output contract (docs/json.md): one JSON object, the envelope, exit codes, global options
 //! before or after the subcommand, environment variables, usage errors, closed stdout.
 
 use crate::util::*;

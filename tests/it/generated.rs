@@ -1,4 +1,4 @@
-//! SPEC §3.9: the committed completions and man pages are what the binary generates now.
+//! docs/commands/completions.md, man.md: the committed completions and man pages are what the binary generates now.
 //! Regenerate with `QUILL_BLESS=1 cargo test generated`.
 
 use std::fs;

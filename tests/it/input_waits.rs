@@ -1,4 +1,4 @@
-//! Every wait for input can be interrupted (SPEC §2.1): whatever input quill is waiting for —
+//! Every wait for input can be interrupted (docs/json.md): whatever input quill is waiting for —
 //! a FIFO nobody has opened yet, a FIFO or pipe whose writer stays silent, stdin — Ctrl-C and
 //! SIGTERM end the wait at once: the `interrupted` answer, then death by the signal, the target
 //! untouched and no temporary file left. And an endless input is refused at its cap instead of

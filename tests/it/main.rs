@@ -1,4 +1,4 @@
-//! One integration test binary: every behavior of SPEC through the real `quill` binary, in a
+//! One integration test binary: every behavior of the contract (docs/) through the real `quill` binary, in a
 //! temporary directory with a private state directory, checking the exit code, the JSON and
 //! the bytes left on disk. One module per command or concern.
 

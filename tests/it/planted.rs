@@ -1,4 +1,4 @@
-//! Things planted in the state directory (SPEC §1.2): a FIFO as a session file or an undo
+//! Things planted in the state directory (docs/model.md): a FIFO as a session file or an undo
 //! blob, a lock file hard-linked to a file elsewhere, `sessions/`, `locks/` or `history/` as a
 //! symbolic link to elsewhere, a session file of another user. Each is `state_unavailable`
 //! (exit 4) at once, with a hint naming the entry — never a hang (every run here is bounded by

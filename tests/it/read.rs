@@ -1,4 +1,4 @@
-//! `quill read` (SPEC §3.1) through the real binary: paging, budgets, encodings, special files,
+//! `quill read` (docs/commands/read.md) through the real binary: paging, budgets, encodings, special files,
 //! containment, images, PDFs, notebooks, identity and memory.
 
 use std::fs;
@@ -718,7 +718,7 @@ fn a_400mb_file_is_paged_in_bounded_memory() {
     assert_eq!((r.start_line, r.end_line), (3_000_000, 3_000_009));
     assert_eq!(r.size, 400 << 20);
     eprintln!("peak RSS of a 400 MB read: {kib} KiB");
-    // SPEC: a page of any file in at most 16 MiB.
+    // The contract: a page of any file in at most 16 MiB.
     out.check(kib > 0 && kib < 16 * 1024, format!("peak RSS {kib} KiB"));
     fs::remove_file(path).unwrap();
 }

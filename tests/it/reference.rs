@@ -382,3 +382,45 @@ fn the_reference_stays_inside_the_repository() {
         fail(&wrong.join("\n"));
     }
 }
+
+/// The code, the tests, the benchmarks and the schema cite the reference in `docs/`, never a
+/// contract document outside the repository.
+#[test]
+fn no_source_names_a_document_outside_the_repository() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        "tests",
+        "bench",
+        "scripts",
+        "schema",
+        "man",
+        "completions",
+    ] {
+        walk(&repo().join(dir), &mut files);
+    }
+    let this = Path::new(file!()).file_name().unwrap_or_default();
+    let mut wrong = Vec::new();
+    for path in files {
+        if path.file_name() == Some(this) {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        let spec = ["SPEC", " §"].concat();
+        let shared = ["..", "/shared"].concat();
+        if text.contains(&spec) || text.contains(&shared) {
+            wrong.push(path.display().to_string());
+        }
+    }
+    assert!(wrong.is_empty(), "cite docs/ instead: {wrong:?}");
+}

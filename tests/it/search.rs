@@ -1,4 +1,4 @@
-//! `quill glob` and `quill grep` through the real binary (SPEC §3.5, §3.6): a fixture tree
+//! `quill glob` and `quill grep` through the real binary (docs/commands/glob.md; docs/commands/grep.md): a fixture tree
 //! with a `.git`, ignore files, hidden directories, a binary file, quill temp files and set
 //! modification times; an unreadable directory under `setpriv` (root only, ignored by default);
 //! and agreement with ripgrep on a real tree (ignored by default: needs rg). No timing here:

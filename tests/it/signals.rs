@@ -1,4 +1,4 @@
-//! Ctrl-C in a shell loop (SPEC §2.1): quill abandons the change cleanly, prints its
+//! Ctrl-C in a shell loop (docs/json.md): quill abandons the change cleanly, prints its
 //! `interrupted` answer, and then dies by the signal, so the shell stops the loop — as it does
 //! for any program killed by Ctrl-C — instead of going on to the next file.
 

@@ -1,4 +1,4 @@
-//! Sessions and the state directory (SPEC §1.1, §1.2, §3.8).
+//! Sessions and the state directory (docs/model.md; docs/commands/state.md).
 
 use std::fs;
 

@@ -1,4 +1,4 @@
-//! `quill transfer` (SPEC §3.7): create-only publication, verified replacement, same-file and
+//! `quill transfer` (docs/commands/transfer.md): create-only publication, verified replacement, same-file and
 //! link refusals, moves by rename and across filesystems, bounded memory with JSON progress,
 //! and the failure paths — kill -9 and SIGINT mid-move, injected ENOSPC and EIO, a source
 //! appended to during the copy. Big files live on tmpfs (/dev/shm, which these tests need)
@@ -536,7 +536,7 @@ fn kill_9_and_sigint_mid_move_never_lose_or_half_publish() {
                 assert!(quill_temps(shm.path()).is_empty(), "temp left: {why}");
             }
         }
-        // Files a killed process left behind may stay (SPEC §1.5); clean up for the next round.
+        // Files a killed process left behind may stay (docs/model.md); clean up for the next round.
         for t in quill_temps(shm.path()) {
             fs::remove_file(shm.path().join(t)).unwrap();
         }

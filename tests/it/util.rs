@@ -120,7 +120,7 @@ impl TestEnv {
             .unwrap_or_else(|| fail(&format!("no .{ext} file in {}", self.state.display())))
     }
 
-    /// The mutation lock file of a file (SPEC §1.3): `<state>/locks/<sha256 of the canonical
+    /// The mutation lock file of a file (docs/model.md): `<state>/locks/<sha256 of the canonical
     /// path bytes>.lock`.
     pub fn lock_file(&self, canonical: &Path) -> PathBuf {
         self.state.join("locks").join(format!(
@@ -672,7 +672,7 @@ impl Out {
     }
 
     /// Abandoned on a signal: the `interrupted` answer was printed, then quill died by that
-    /// signal (SPEC §2.1), so that a shell loop stops.
+    /// signal (docs/json.md), so that a shell loop stops.
     #[track_caller]
     pub fn interrupted_by(&self, signal: i32) -> &Out {
         if self.signal != Some(signal) {

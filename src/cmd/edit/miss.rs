@@ -1,4 +1,4 @@
-//! What a miss is reported as (SPEC §3.3): the reason `old` was not found and the bounded
+//! What a miss is reported as (docs/commands/edit.md): the reason `old` was not found and the bounded
 //! `window` of the file's real lines (at most 16 lines and 2 KiB: the caps are here). It is the vocabulary `plan` and `repair`
 //! share, so that `plan` can depend on `repair` without `repair` depending on `plan`. It must
 //! hold data only: no matching, no I/O, and it depends on no other part of `edit`.

@@ -1,4 +1,4 @@
-//! `quill edit` (SPEC §3.3): the runner around the pure planner. It gathers the edits
+//! `quill edit` (docs/commands/edit.md): the runner around the pure planner. It gathers the edits
 //! (`--old/--new`, `--old-file/--new-file`, `--edits FILE|-`), takes the mutation lock, loads
 //! and re-hashes the file (64 MiB cap), judges freshness, refuses a re-sent edit
 //! (`already_applied`: the session's last change of the file was this same edit, by its

@@ -1,4 +1,4 @@
-//! The pure edit planner behind `quill edit` (SPEC §3.3): given a file's bytes (UTF-8-ish,
+//! The pure edit planner behind `quill edit` (docs/commands/edit.md): given a file's bytes (UTF-8-ish,
 //! BOM already stripped by the caller) and an ordered list of `old → new` edits, it decides
 //! where each edit lands and builds the new body, all or nothing. It owns the matching rules —
 //! exact uniqueness with overlapping occurrences, `replace_all`, `expect_count`, the CRLF

@@ -1,4 +1,4 @@
-//! `quill grep PATTERN [PATH…]` (SPEC §3.6): search file contents in-process with ripgrep's
+//! `quill grep PATTERN [PATH…]` (docs/commands/grep.md): search file contents in-process with ripgrep's
 //! crates — grep-regex for the matcher, grep-searcher for line-oriented search with context
 //! and binary detection, ignore's parallel walker with one `Searcher` per thread (`worker`,
 //! `sink`) — then sort by path and line and page (`entries`). `GrepArgs::resolve` compiles

@@ -1,4 +1,4 @@
-//! Miss diagnosis and fuzzy matching for `quill edit` (SPEC §3.3): when `old` is not in the
+//! Miss diagnosis and fuzzy matching for `quill edit` (docs/commands/edit.md): when `old` is not in the
 //! file byte for byte, `repair` finds where it was probably meant to go. This file is its
 //! interface to `plan` — the verdict ([`Diagnosis`]), the [`FuzzyMatch`] `--fuzzy` may apply,
 //! [`diagnose`] and [`render_replacement`] — and the map of its parts: `normalize` (the line
