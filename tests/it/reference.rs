@@ -424,3 +424,74 @@ fn no_source_names_a_document_outside_the_repository() {
     }
     assert!(wrong.is_empty(), "cite docs/ instead: {wrong:?}");
 }
+
+/// Every key the schema of a command's answer names (at any depth) is named on its reference
+/// page, or on the page it points to for the keys it shares: a field added to a report type
+/// must be documented before the suite passes. `<key>Bytes` siblings are documented once, in
+/// names.md; the envelope's keys in json.md.
+#[test]
+fn every_result_key_of_the_schema_is_on_its_page() {
+    fn keys(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    if k == "properties"
+                        && let Value::Object(props) = x
+                    {
+                        for (name, sub) in props {
+                            out.insert(name.clone());
+                            keys(sub, out);
+                        }
+                    } else {
+                        keys(x, out);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+            _ => {}
+        }
+    }
+    let docs = repo().join("docs");
+    let page = |p: &str| fs::read_to_string(docs.join(p)).unwrap_or_default();
+    let envelope = page("json.md");
+    const MUTATION: &[&str] = &["commands/write.md", "commands/edit.md", "commands/undo.md"];
+    let mut missing = Vec::new();
+    for (op, pages) in [
+        ("read", &["commands/read.md"][..]),
+        // write, edit and undo answer with one type; edit's own keys are on edit's page.
+        ("write", MUTATION),
+        ("edit", MUTATION),
+        ("undo", MUTATION),
+        ("glob", &["commands/glob.md", "commands/grep.md"]),
+        ("grep", &["commands/grep.md"]),
+        ("transfer", &["commands/transfer.md"]),
+        ("state", &["commands/state.md"]),
+    ] {
+        let schema: Value = serde_json::from_str(
+            &fs::read_to_string(repo().join(format!("schema/{op}.json"))).unwrap(),
+        )
+        .unwrap();
+        let mut names = BTreeSet::new();
+        keys(&schema, &mut names);
+        let text: String = pages.iter().map(|p| page(p)).collect();
+        // The words inside code spans: `fileAccess.path`, `{startLine, endLine}`, `types`.
+        let words: BTreeSet<&str> = text
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .flat_map(|span| span.split(|c: char| !c.is_ascii_alphanumeric()))
+            .collect();
+        for name in names {
+            let named = words.contains(name.as_str())
+                || (name.ends_with("Bytes") && page("names.md").contains("Bytes"))
+                || envelope.contains(&format!("`{name}`"));
+            if !named {
+                missing.push(format!("{op}: `{name}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "keys of schema/ that docs/commands/ does not name: {missing:?}"
+    );
+}
