@@ -251,7 +251,7 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
         for s in sessions {
             writeln!(
                 w,
-                "{}\t{} files\tlast used {}",
+                "{}\t{} baselines\tlast used {}",
                 s.session, s.baselines, s.last_used
             )?;
         }

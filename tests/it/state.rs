@@ -186,6 +186,9 @@ fn sessions_are_isolated_and_named_by_flag_or_env() {
         (sessions[0].session.as_str(), sessions[0].baselines),
         ("one", 1)
     );
+    // Text says the same word as the JSON.
+    let text = env.text(&["state", "--all-sessions"]);
+    text.ok().stdout_has("one\t1 baselines\tlast used ");
 }
 
 #[test]
