@@ -28,6 +28,7 @@ use rustix::event::{PollFd, PollFlags};
 use rustix::fs::OFlags;
 
 use crate::error::{Error, Result};
+use crate::paths::{self, Root};
 use crate::probe::{self, CHUNK};
 use crate::signals;
 
@@ -79,6 +80,31 @@ impl Input {
         } else {
             Input::start(path.into(), Some(meta.size()), Source::File(file))
         })
+    }
+
+    /// An input file named on the command line (`--from`, `--old-file`, `--new-file`,
+    /// `--edits FILE`), confined like every other path: under `--root` it must resolve inside
+    /// the root and is opened beneath it (`probe::open_regular`: no symbolic link swapped in
+    /// can lead out), and it must be a regular file; without a root, `open`.
+    pub(crate) fn open_in(
+        root: Option<&Root>,
+        cwd: &Path,
+        path: &Path,
+        op: &'static str,
+    ) -> Result<Input> {
+        let Some(root) = root else {
+            return Input::open(path, op);
+        };
+        let resolved = paths::resolve(cwd, Some(root), path)?;
+        if !resolved.exists {
+            return Err(paths::not_found(resolved.target));
+        }
+        let (file, meta) = probe::open_regular(Some(root), &resolved.target)?;
+        Ok(Input::start(
+            resolved.target,
+            Some(meta.size()),
+            Source::File(file),
+        ))
     }
 
     /// Standard input, whatever it is (`--from -`, `--edits -`), or what `quill call` handed

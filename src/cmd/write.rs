@@ -60,7 +60,7 @@ impl WriteArgs {
                 path: resolved.target,
             });
         }
-        let source = open_source(&self)?;
+        let source = open_source(s, &self)?;
         Ok(WriteRequest {
             resolved,
             source,
@@ -243,7 +243,7 @@ fn check_placeholder(target: &std::path::Path, new: &[u8], old: Option<&[u8]>) -
     ))
 }
 
-fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
+fn open_source(s: &Settings, args: &WriteArgs) -> Result<Box<dyn Read>> {
     if let Some(text) = &args.content {
         return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
     }
@@ -254,7 +254,12 @@ fn open_source(args: &WriteArgs) -> Result<Box<dyn Read>> {
         // waiting for its writer and read where Ctrl-C is noticed. A directory is
         // `is_directory`; a device (`/dev/zero` would never end, `/dev/tty` would wait for a
         // person) or a socket is `irregular_file`, refused without being opened.
-        return Ok(Box::new(Input::open(from, "open")?));
+        return Ok(Box::new(Input::open_in(
+            s.root.as_ref(),
+            &s.cwd,
+            from,
+            "open",
+        )?));
     }
     let stdin = io::stdin();
     if stdin.is_terminal() {

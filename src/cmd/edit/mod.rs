@@ -75,7 +75,7 @@ impl EditArgs {
             .transpose()
             .map_err(Error::invalid_argument)?;
         let resolved = guard::resolve(s, &self.path, "edit")?;
-        let edits = gather(&self, self.max_file_bytes)?;
+        let edits = gather(s, &self, self.max_file_bytes)?;
         Ok(EditRequest {
             resolved,
             edits,
@@ -323,13 +323,13 @@ fn encoding_of(
 /// The edits of the command line. Files named by `--edits`, `--old-file` and `--new-file` are
 /// inputs (`input::Input`: a regular file or a pipe, read where Ctrl-C is noticed), at most
 /// `cap` — `--max-file-bytes` — bytes each; `--edits -` reads stdin, under the same cap.
-fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
+fn gather(s: &Settings, args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
     if let Some(file) = &args.edits {
         const OP: &str = "read the edits from";
         let input = if file.as_os_str() == "-" {
             Input::stdin()
         } else {
-            Input::open(file, OP)?
+            Input::open_in(s.root.as_ref(), &s.cwd, file, OP)?
         };
         let bytes = input.read_all(OP, cap)?;
         let specs: Vec<EditSpec> = serde_json::from_slice(&bytes).map_err(|e| {
@@ -351,8 +351,8 @@ fn gather(args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
         refuse_repeats(&edits)?;
         return Ok(edits);
     }
-    let old = text_arg(args.old.as_ref(), args.old_file.as_ref(), "old", cap)?;
-    let new = text_arg(args.new.as_ref(), args.new_file.as_ref(), "new", cap)?;
+    let old = text_arg(s, args.old.as_ref(), args.old_file.as_ref(), "old", cap)?;
+    let new = text_arg(s, args.new.as_ref(), args.new_file.as_ref(), "new", cap)?;
     Ok(vec![Edit {
         old,
         new,
@@ -423,6 +423,7 @@ fn check_placeholders(target: &Path, edits: &[Edit], body: &[u8]) -> Result<()> 
 }
 
 fn text_arg(
+    s: &Settings,
     inline: Option<&String>,
     file: Option<&PathBuf>,
     name: &str,
@@ -436,12 +437,13 @@ fn text_arg(
             "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
         )));
     };
-    String::from_utf8(Input::open(file, "read")?.read_all("read", cap)?).map_err(|_| {
-        Error::invalid_argument(format!(
-            "--{name}-file {} is not valid UTF-8",
-            file.display()
-        ))
-    })
+    String::from_utf8(Input::open_in(s.root.as_ref(), &s.cwd, file, "read")?.read_all("read", cap)?)
+        .map_err(|_| {
+            Error::invalid_argument(format!(
+                "--{name}-file {} is not valid UTF-8",
+                file.display()
+            ))
+        })
 }
 
 fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
