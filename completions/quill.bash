@@ -890,7 +890,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__schema)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit undo glob grep transfer state version error"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit undo glob grep transfer state version error progress"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

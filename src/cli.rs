@@ -819,8 +819,8 @@ The same files are committed under schema/ in quill's repository.";
 
 #[derive(Debug, Args)]
 pub(crate) struct SchemaArgs {
-    /// The op (read, write, edit, undo, glob, grep, transfer, state, version) or `error`;
-    /// without it, every schema in one object keyed by name.
+    /// The op (read, write, edit, undo, glob, grep, transfer, state, version), `error`, or
+    /// `progress` (transfer's JSON progress lines); without it, every schema keyed by name.
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::schema::NAMES))]
     pub name: Option<String>,
 }

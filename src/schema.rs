@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::Error;
 use crate::report::search::GrepReport;
+use crate::report::transfer::ProgressEvent;
 use crate::report::{
     GlobReport, ListingReport, MutationReport, ReadReport, StateReport, TransferReport,
     VersionReport,
@@ -24,8 +25,9 @@ use crate::warnings::Warning;
 
 /// The names `quill schema NAME` takes, in the order `quill schema` prints them: every op
 /// with a JSON answer, then `error`.
-pub(crate) const NAMES: [&str; 10] = [
+pub(crate) const NAMES: [&str; 11] = [
     "read", "write", "edit", "undo", "glob", "grep", "transfer", "state", "version", "error",
+    "progress",
 ];
 
 /// The ops whose failures the error object describes (`null`: no subcommand was identified).
@@ -109,6 +111,7 @@ pub(crate) fn of(name: &str) -> Option<Value> {
         "state" => (root::<Success<StateReport>>(), &["state"]),
         "version" => (root::<Success<VersionReport>>(), &["version"]),
         "error" => (root::<Failure>(), &[]),
+        "progress" => (root::<ProgressEvent>(), &[]),
         _ => return None,
     };
     let mut value = schema.to_value();
@@ -126,6 +129,7 @@ pub(crate) fn of(name: &str) -> Option<Value> {
         "title".into(),
         json!(match name {
             "error" => "quill: the failure (`ok: false`) of any command".to_string(),
+            "progress" => "quill transfer --progress json: one line on stderr".to_string(),
             op => format!("quill {op}: a success (`ok: true`)"),
         }),
     );

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::ProgressMode;
+use crate::report::transfer::ProgressEvent;
 
 /// Files smaller than this get no bar in `auto` mode (they finish before one is useful).
 pub(crate) const BAR_THRESHOLD: u64 = 8 * 1024 * 1024;
@@ -124,6 +125,13 @@ impl Drop for Progress {
 }
 
 fn json_line(bytes: u64, total: u64) {
-    let line = format!("{{\"event\":\"progress\",\"bytes\":{bytes},\"total\":{total}}}\n");
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    let event = ProgressEvent {
+        event: "progress",
+        bytes,
+        total,
+    };
+    if let Ok(mut line) = serde_json::to_vec(&event) {
+        line.push(b'\n');
+        let _ = std::io::stderr().lock().write_all(&line);
+    }
 }

@@ -8,6 +8,19 @@ use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
 
+/// One line of `transfer --progress json` on stderr (not an answer: no envelope).
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct ProgressEvent {
+    /// Always `progress`.
+    #[schemars(extend("const" = "progress"))]
+    pub event: &'static str,
+    /// Bytes written to the destination so far.
+    pub bytes: u64,
+    /// The source's size in bytes (the final line has `bytes == total` for a file that did
+    /// not change during the copy).
+    pub total: u64,
+}
+
 /// The result of a transfer.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

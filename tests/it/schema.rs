@@ -13,8 +13,9 @@ use serde_json::{Value, json};
 use crate::util::*;
 
 /// The names `quill schema` knows, as committed under `schema/NAME.json`.
-const NAMES: [&str; 10] = [
+const NAMES: [&str; 11] = [
     "read", "write", "edit", "undo", "glob", "grep", "transfer", "state", "version", "error",
+    "progress",
 ];
 
 fn schema_dir() -> &'static Path {
@@ -39,6 +40,24 @@ fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
             })
             .collect()
     })
+}
+
+/// Check one line of `transfer --progress json` (an object with `event`) against
+/// schema/progress.json.
+pub fn validate_event(event: &Value) -> Result<(), String> {
+    let errors: Vec<String> = validators()["progress"]
+        .iter_errors(event)
+        .take(8)
+        .map(|e| format!("  at {}: {e}", e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the event {event} does not match schema/progress.json:\n{}",
+            errors.join("\n")
+        ))
+    }
 }
 
 /// Check one JSON answer of quill (an object with `ok`) against the schema of its op, or the
@@ -180,6 +199,10 @@ fn the_schemas_refuse_what_the_code_does_not_write() {
             with(&read.json, &["fileAccess", "mode"], json!("r")),
         ),
     ];
+    let event = json!({"event": "progress", "bytes": 1, "total": 2});
+    validate_event(&event).unwrap();
+    assert!(validate_event(&with(&event, &["rate"], json!(3))).is_err());
+    assert!(validate_event(&without(&event, &["total"])).is_err());
     for (what, bad) in mutants {
         assert!(
             validate_answer(&bad).is_err(),

@@ -652,6 +652,9 @@ fn a_source_appended_to_during_the_copy_is_source_changed() {
     stderr.read_line(&mut line).unwrap();
     let first: Progress = serde_json::from_str(&line)
         .unwrap_or_else(|e| child.fail(&format!("first progress line {line:?}: {e}")));
+    if let Err(e) = crate::schema::validate_event(&serde_json::from_str(&line).unwrap()) {
+        child.fail(&e);
+    }
     if first.bytes >= first.total {
         child.fail(&format!(
             "the copy was done at its first progress event: {line}"

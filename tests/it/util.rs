@@ -589,11 +589,18 @@ impl Out {
             stdout: stdout.clone(),
             stderr: stderr.clone(),
         });
-        // Every JSON answer any test sees is checked against the committed schema.
+        // Every JSON answer any test sees is checked against the committed schema, and so is
+        // every progress line on stderr.
         if json.get("ok").is_some()
             && let Err(e) = crate::schema::validate_answer(&json)
         {
             fail_with(&e, &report.render());
+        }
+        for line in stderr.lines().filter(|l| l.starts_with("{\"event\"")) {
+            let event = serde_json::from_str(line).unwrap_or(Value::Null);
+            if let Err(e) = crate::schema::validate_event(&event) {
+                fail_with(&e, &report.render());
+            }
         }
         LAST_RUN.with(|l| *l.borrow_mut() = Some(report.clone()));
         Out {
