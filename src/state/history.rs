@@ -56,7 +56,12 @@ impl<'a> History<'a> {
     /// push the step, then enforce the bounds. Failures to keep a blob only cost the undo (a
     /// warning).
     pub fn push(&self, session: &mut Session, key: &str, before: Before, after: &str) {
-        push(self, session, key, before, after)
+        push(self, session, key, before, after, false)
+    }
+
+    /// Record the removal of `key` (`quill rm`), whose content was `before`: undo recreates it.
+    pub fn push_removal(&self, session: &mut Session, key: &str, before: Before) {
+        push(self, session, key, before, "", true)
     }
 
     /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
@@ -70,7 +75,7 @@ impl<'a> History<'a> {
     }
 }
 
-fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &str) {
+fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &str, removed: bool) {
     let dir = &h.dir;
     let (before_hash, size) = match before {
         Before::Unchanged => return,
@@ -85,7 +90,7 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
             return;
         }
         Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
-            return push(h, session, key, Before::TooLarge, after);
+            return push(h, session, key, Before::TooLarge, after, removed);
         }
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
@@ -107,6 +112,7 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
         after: after.to_string(),
         size,
         at: session.clock,
+        removed,
     };
     let steps = session.history.entry(key.to_string()).or_default();
     steps.push(step);
