@@ -104,7 +104,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
         let history = file.history();
         let updated = file.update(|session| {
             session.forget(&target);
-            history.push_removal(session, &key, before);
+            history.push_removal(session, &key, before, cur.meta.mode() & 0o777);
         });
         guard::committed_anyway(s, &target, updated);
     }

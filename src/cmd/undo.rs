@@ -12,6 +12,7 @@ use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::parent::Parent;
 use crate::paths::Resolved;
 use crate::probe::sha256_bytes;
+use crate::publish::Staged;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;
@@ -140,7 +141,7 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
 
 /// Undo a removal: the file comes back with its old bytes, published no-replace (something
 /// created at the path meanwhile is `stale` before, `create_conflict` at the publication), and
-/// they become the session's baseline — partial, since the session's knowledge of the removed
+/// with the permission bits it had; they become the session's baseline — partial, since the session's knowledge of the removed
 /// file went with it (a `--strict` session reads it again).
 fn restore_removed(
     s: &Settings,
@@ -169,7 +170,11 @@ fn restore_removed(
     let bytes = history.load_blob(&target, hash)?;
     if !dry_run {
         let parent = guard::parent_to_publish(s, &target, parent, false)?;
-        let staged = guard::stage(&parent, &bytes)?;
+        let mut staged = Staged::new(&parent)?;
+        if let Some(mode) = step.mode {
+            staged.set_mode(mode & 0o777)?;
+        }
+        staged.write_all(&bytes)?;
         let published = guard::commit(s, staged, None)?;
         let id = crate::probe::Identity::of(&published);
         let baseline = Baseline::new(&target, hash.clone(), &id, false);

@@ -73,6 +73,9 @@ pub struct UndoStep {
     /// The mutation removed the file (`quill rm`): undo recreates it, only where nothing is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub removed: bool,
+    /// The removed file's permission bits, which undo gives it back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
     /// The session clock when the step was taken (the oldest step is dropped first).
     #[serde(default)]
     pub at: u64,
@@ -366,6 +369,7 @@ mod tests {
             size: 0,
             at: 1,
             removed: false,
+            mode: None,
         };
         let older = UndoStep {
             before: Some("b0".into()),
@@ -373,6 +377,7 @@ mod tests {
             size: 1,
             at: 0,
             removed: false,
+            mode: None,
         };
         s.record(baseline("/f"));
         s.history

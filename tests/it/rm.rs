@@ -181,6 +181,22 @@ fn undo_brings_the_bytes_back_exactly() {
 }
 
 #[test]
+fn undo_gives_back_the_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("run.sh", "#!/bin/sh\n");
+    fs::set_permissions(env.path("run.sh"), fs::Permissions::from_mode(0o750)).unwrap();
+    env.json(&["read", "run.sh"]).ok();
+    env.json(&["rm", "run.sh"]).ok();
+    env.json(&["undo", "run.sh"]).ok();
+    let mode = fs::metadata(env.path("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o750);
+}
+
+#[test]
 fn the_removal_is_one_step_of_the_files_history() {
     let env = TestEnv::new();
     env.write("a.txt", "v1\n");
