@@ -38,6 +38,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
             cand transfer 'Copy or move one file without ever losing or half-publishing it'
             cand undo 'Restore a file to what it was before quill''s last change in this session'
+            cand rm 'Delete a file the session has read and that is unchanged since; undoable'
             cand state 'Show or change the session''s read baselines'
             cand tools 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)'
             cand call 'Run one tool call given as JSON on stdin, exactly as the command line would'
@@ -269,6 +270,23 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'quill;rm'= {
+            cand --expect-sha256 'Delete only this version (stands in for a read baseline)'
+            cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
+            cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
+            cand --color 'When to color text output'
+            cand --dry-run 'Show the diff; remove nothing'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'quill;state'= {
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
             cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
@@ -447,6 +465,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
             cand transfer 'Copy or move one file without ever losing or half-publishing it'
             cand undo 'Restore a file to what it was before quill''s last change in this session'
+            cand rm 'Delete a file the session has read and that is unchanged since; undoable'
             cand state 'Show or change the session''s read baselines'
             cand tools 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)'
             cand call 'Run one tool call given as JSON on stdin, exactly as the command line would'
@@ -469,6 +488,8 @@ set edit:completion:arg-completer[quill] = {|@words|
         &'quill;help;transfer'= {
         }
         &'quill;help;undo'= {
+        }
+        &'quill;help;rm'= {
         }
         &'quill;help;state'= {
             cand show 'List the session''s baselines'

@@ -274,7 +274,11 @@ fn run(cli: Cli) -> u8 {
 fn dispatch(s: &Settings, command: Command) -> Result<Report> {
     if matches!(
         command,
-        Command::Write(_) | Command::Edit(_) | Command::Undo(_) | Command::Transfer(_)
+        Command::Write(_)
+            | Command::Edit(_)
+            | Command::Undo(_)
+            | Command::Rm(_)
+            | Command::Transfer(_)
     ) {
         crate::signals::install();
     }
@@ -286,6 +290,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Grep(args) => cmd::grep::run(s, args.resolve(s)?),
         Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
         Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
+        Command::Rm(args) => cmd::rm::run(s, args.resolve(s)?),
         Command::State(args) => cmd::state::run(s, args.resolve(s)?),
         Command::Tools(args) => harness::tools::run(&args),
         Command::Guide(_) => harness::guide::run(),

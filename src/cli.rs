@@ -234,6 +234,9 @@ pub(crate) enum Command {
     /// Restore a file to what it was before quill's last change in this session.
     #[command(after_help = UNDO_EXAMPLES)]
     Undo(UndoArgs),
+    /// Delete a file the session has read and that is unchanged since; undoable.
+    #[command(after_help = RM_EXAMPLES)]
+    Rm(RmArgs),
     /// Show or change the session's read baselines.
     #[command(after_help = STATE_EXAMPLES)]
     State(StateArgs),
@@ -270,6 +273,7 @@ impl Command {
             Command::Grep(_) => "grep",
             Command::Transfer(_) => "transfer",
             Command::Undo(_) => "undo",
+            Command::Rm(_) => "rm",
             Command::State(_) => "state",
             Command::Tools(_) => "tools",
             Command::Call(_) => "call",
@@ -717,6 +721,24 @@ pub(crate) struct UndoArgs {
     /// The file to restore.
     pub path: PathBuf,
     /// Show the diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const RM_EXAMPLES: &str = "\
+Examples:
+  quill read old.rs && quill rm old.rs    # delete a file the session has read
+  quill --json rm old.rs --dry-run        # the deletion as a diff; nothing removed
+  quill undo old.rs                       # bring it back";
+
+#[derive(Debug, Args)]
+pub(crate) struct RmArgs {
+    /// The file to delete (a symbolic link is refused).
+    pub path: PathBuf,
+    /// Delete only this version (stands in for a read baseline).
+    #[arg(long, value_name = "HEX")]
+    pub expect_sha256: Option<String>,
+    /// Show the diff; remove nothing.
     #[arg(long)]
     pub dry_run: bool,
 }

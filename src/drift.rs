@@ -2,7 +2,7 @@
 //! typed in one go. Three jobs, all pure:
 //!
 //! - `path_flag_as_positional`: `--file-path X` (Claude's `file_path`, OpenHands' `path`) is
-//!   turned into the positional PATH of `read`, `write`, `edit` and `undo` before clap parses,
+//!   turned into the positional PATH of `read`, `write`, `edit`, `undo` and `rm` before clap parses,
 //!   so help, man pages and completions keep the one canonical form;
 //! - `flag_taken_as_value`: `--new --dry-run` gives `--new` the text `--dry-run` (its value is
 //!   the next word, even one that starts with `-`) and would write it; a value of `--old`,
@@ -20,7 +20,7 @@ use std::ffi::{OsStr, OsString};
 use crate::error::{Error, Result, shell_word};
 
 /// The commands whose one positional is the file.
-pub(crate) const PATH_COMMANDS: [&str; 4] = ["read", "write", "edit", "undo"];
+pub(crate) const PATH_COMMANDS: [&str; 5] = ["read", "write", "edit", "undo", "rm"];
 /// Flags of other tools that name the file.
 pub(crate) const PATH_FLAGS: [&str; 6] = [
     "file-path",

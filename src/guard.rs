@@ -1,4 +1,4 @@
-//! The guarded mutation path shared by `write`, `edit` and `undo` (docs/model.md):
+//! The guarded mutation path shared by `write`, `edit`, `undo` and `rm` (docs/model.md):
 //! resolve and refuse read-only runs, take the per-path mutation lock (held until the report is
 //! built), load and re-hash the target, judge freshness against the session's baseline or an
 //! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
@@ -328,7 +328,7 @@ pub(crate) struct Change<'a> {
     pub op: &'static str,
     pub resolved: &'a Resolved,
     pub created: bool,
-    /// The file was deleted (undo of a creation): its permission bits, for git's header.
+    /// The file was deleted (rm, undo of a creation): its permission bits, for git's header.
     pub deleted: Option<u32>,
     pub dry_run: bool,
     /// Old content (None: the file did not exist or was too large to diff).
@@ -336,7 +336,8 @@ pub(crate) struct Change<'a> {
     /// New content (None: too large to diff).
     pub new: Option<&'a [u8]>,
     pub bytes: u64,
-    pub sha256: String,
+    /// The new content's hash; None when no file is left.
+    pub sha256: Option<String>,
     pub previous_sha256: Option<String>,
     /// Why the patch cannot be given even though the diff can (e.g. UTF-16).
     pub patch_unavailable: Option<&'static str>,
@@ -605,7 +606,7 @@ mod tests {
                 old,
                 new: Some(new),
                 bytes: new.len() as u64,
-                sha256: String::new(),
+                sha256: None,
                 previous_sha256: None,
                 patch_unavailable: None,
             },
@@ -663,7 +664,7 @@ mod tests {
                     old,
                     new: Some(new),
                     bytes: new.len() as u64,
-                    sha256: String::new(),
+                    sha256: None,
                     previous_sha256: None,
                     patch_unavailable: None,
                 },

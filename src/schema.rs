@@ -25,17 +25,18 @@ use crate::warnings::Warning;
 
 /// The names `quill schema NAME` takes, in the order `quill schema` prints them: every op
 /// with a JSON answer, then `error`.
-pub(crate) const NAMES: [&str; 11] = [
-    "read", "write", "edit", "undo", "glob", "grep", "transfer", "state", "version", "error",
+pub(crate) const NAMES: [&str; 12] = [
+    "read", "write", "edit", "undo", "rm", "glob", "grep", "transfer", "state", "version", "error",
     "progress",
 ];
 
 /// The ops whose failures the error object describes (`null`: no subcommand was identified).
-const FAILING_OPS: [&str; 14] = [
+const FAILING_OPS: [&str; 15] = [
     "read",
     "write",
     "edit",
     "undo",
+    "rm",
     "glob",
     "grep",
     "transfer",
@@ -105,6 +106,7 @@ pub(crate) fn of(name: &str) -> Option<Value> {
         "write" => (root::<Success<MutationReport>>(), &["write"]),
         "edit" => (root::<Success<MutationReport>>(), &["edit"]),
         "undo" => (root::<Success<MutationReport>>(), &["undo"]),
+        "rm" => (root::<Success<MutationReport>>(), &["rm"]),
         "glob" => (root::<Success<GlobReport>>(), &["glob"]),
         "grep" => (root::<Success<GrepReport>>(), &["grep"]),
         "transfer" => (root::<Success<TransferReport>>(), &["transfer"]),
@@ -116,6 +118,7 @@ pub(crate) fn of(name: &str) -> Option<Value> {
     };
     let mut value = schema.to_value();
     envelope(&mut value, name, ops);
+    mutation_hash(&mut value, name);
     close(&mut value, true);
     unwrap_lines(&mut value);
     // The identification first, then the schema as generated.
@@ -216,6 +219,24 @@ fn envelope(v: &mut Value, name: &str, ops: &[&str]) {
                 }
             }
         }
+    }
+}
+
+/// The mutation object's `sha256` is null only when no file is left: always for `rm`, never for
+/// `write` and `edit`; `undo` may do either (the undo of a creation removes the file).
+fn mutation_hash(v: &mut Value, name: &str) {
+    let Some(hash) = v.pointer_mut("/properties/sha256") else {
+        return;
+    };
+    match name {
+        "write" | "edit" => set(hash, "type", json!("string")),
+        "rm" => {
+            set(hash, "type", json!("null"));
+            if let Some(o) = hash.as_object_mut() {
+                o.remove("pattern");
+            }
+        }
+        _ => {}
     }
 }
 

@@ -10,6 +10,7 @@ pub(crate) mod glob;
 pub(crate) mod grep;
 pub(crate) mod listing;
 pub(crate) mod read;
+pub(crate) mod rm;
 pub(crate) mod state;
 pub(crate) mod transfer;
 pub(crate) mod undo;

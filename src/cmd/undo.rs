@@ -2,16 +2,21 @@
 //! of it in this session, under the same mutation lock as write and edit, and only if the file
 //! still holds exactly what quill wrote (else `stale`; never clobbered). The step is popped
 //! (no redo), the restored content becomes the baseline. Undoing a creation removes the file —
-//! again only while it still holds what quill created.
+//! again only while it still holds what quill created. Undoing a removal (`quill rm`) recreates
+//! the file with its old bytes — only while nothing is at the path (else `stale`), published
+//! no-replace so that a file created meanwhile is never clobbered.
 
 use crate::cli::UndoArgs;
 use crate::error::{Error, Result};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
+use crate::parent::Parent;
 use crate::paths::Resolved;
 use crate::probe::sha256_bytes;
+use crate::publish::Staged;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;
+use crate::state::session::UndoStep;
 use crate::state::{Baseline, path_key};
 
 /// A checked `quill undo`.
@@ -56,6 +61,9 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
         session: s.session.clone(),
         deleted,
     };
+    if step.removed {
+        return restore_removed(s, &locked, parent, &step, dry_run);
+    }
     let cur =
         guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?.ok_or_else(|| stale(true))?;
     // The file exists, so its directory does.
@@ -122,11 +130,78 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
             old: cur.bytes.as_deref().filter(|b| b.len() <= DIFF_INPUT_MAX),
             new: Some(new),
             bytes: new.len() as u64,
-            sha256: sha256_bytes(new),
+            sha256: restored.is_some().then(|| sha256_bytes(new)),
             previous_sha256: Some(cur.sha256.clone()),
             patch_unavailable: None,
         },
     );
     drop(locked);
+    Ok(Report::Mutation(report))
+}
+
+/// Undo a removal: the file comes back with its old bytes, published no-replace (something
+/// created at the path meanwhile is `stale` before, `create_conflict` at the publication), and
+/// with the permission bits it had; they become the session's baseline — partial, since the session's knowledge of the removed
+/// file went with it (a `--strict` session reads it again).
+fn restore_removed(
+    s: &Settings,
+    locked: &guard::Locked,
+    parent: Option<Parent>,
+    step: &UndoStep,
+    dry_run: bool,
+) -> Result<Report> {
+    let target = locked.target().to_path_buf();
+    if guard::current(parent.as_ref(), 0, None)?.is_some() {
+        return Err(Error::Stale {
+            path: target,
+            session: s.session.clone(),
+            deleted: false,
+        });
+    }
+    let store = s.store();
+    let file = store.session(&s.session);
+    let history = file.history();
+    let Some(hash) = &step.before else {
+        return Err(Error::NothingToUndo {
+            path: target,
+            session: s.session.clone(),
+        });
+    };
+    let bytes = history.load_blob(&target, hash)?;
+    if !dry_run {
+        let parent = guard::parent_to_publish(s, &target, parent, false)?;
+        let mut staged = Staged::new(&parent)?;
+        if let Some(mode) = step.mode {
+            staged.set_mode(mode & 0o777)?;
+        }
+        staged.write_all(&bytes)?;
+        let published = guard::commit(s, staged, None)?;
+        let id = crate::probe::Identity::of(&published);
+        let baseline = Baseline::new(&target, hash.clone(), &id, false);
+        let key = path_key(&target);
+        let updated = file.update(|session| {
+            session.record(baseline);
+            history.pop(session, &key, step);
+        });
+        guard::committed_anyway(s, &target, updated);
+    }
+    let report = guard::report(
+        s,
+        Change {
+            op: "undo",
+            resolved: &locked.resolved,
+            created: true,
+            deleted: None,
+            dry_run,
+            old: None,
+            new: Some(&bytes)
+                .filter(|b| b.len() <= DIFF_INPUT_MAX)
+                .map(|b| &b[..]),
+            bytes: bytes.len() as u64,
+            sha256: Some(hash.clone()),
+            previous_sha256: None,
+            patch_unavailable: None,
+        },
+    );
     Ok(Report::Mutation(report))
 }

@@ -192,7 +192,7 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
             old: old.filter(|o| o.len() <= DIFF_INPUT_MAX),
             new: kept.as_deref(),
             bytes: total,
-            sha256,
+            sha256: Some(sha256),
             previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
             patch_unavailable: None,
         },

@@ -585,7 +585,7 @@ mod tests {
             "not json",
             "[1]",
             r#"{"arguments": {}}"#,
-            r#"{"tool": "rm"}"#,
+            r#"{"tool": "delete"}"#,
             r#"{"tool": "read", "arguments": {"path": "a", "bogus": 1}}"#,
             r#"{"tool": "read", "arguments": {"path": "a", "limit": "ten"}}"#,
             r#"{"tool": "read", "arguments": {"path": "a", "limit": -1}}"#,

@@ -37,6 +37,7 @@ Add --json to any command to get one JSON object you can parse (`ok`, `op`, and 
 - Write whole text. A line like `// ... rest unchanged ...` is refused: quill writes
   literally.
 - Preview with --dry-run. Undo quill's last change to a file: `quill undo FILE`.
+- Delete a file you have read with `quill rm FILE` (undoable), not rm.
 - Copy or move files with `quill transfer SRC DEST [--move]`, not cp/mv.
 
 ## Errors that need action (kind: what to do next)

@@ -16,7 +16,9 @@ use std::any::TypeId;
 use clap::ArgAction;
 
 /// The subcommands offered as tools, in the order `quill tools` lists them.
-pub(crate) const TOOLS: [&str; 7] = ["read", "write", "edit", "glob", "grep", "transfer", "undo"];
+pub(crate) const TOOLS: [&str; 8] = [
+    "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm",
+];
 
 /// Tool names are the op with this prefix (`quill_read`): a harness's own `read` or `edit`
 /// keeps its name, and the model sees whose tool it calls. `quill call` takes both spellings.

@@ -1,5 +1,5 @@
 //! `quill tools --format openai|anthropic|json`: the function-calling definitions of read,
-//! write, edit, glob, grep, transfer and undo — a name (`quill_read`, …), a paragraph written
+//! write, edit, glob, grep, transfer, undo and rm — a name (`quill_read`, …), a paragraph written
 //! for a model, and an argument JSON Schema generated from the clap definitions
 //! (`cli::canonical()`, through `harness::params`), so a property is a flag or positional of
 //! the command, typed by its action and value parser, described by its help line. Keys are
@@ -159,6 +159,9 @@ pub(crate) fn description(op: &str) -> &'static str {
         }
         "undo" => {
             "Restore a file to what it was before quill's last change to it in this session (write, edit, transfer; up to 8 steps, one per call). `dryRun` shows the diff and changes nothing. Errors that need action: nothing_to_undo — quill made no change to this file in this session; stale — the file changed after quill's change: quill_read it and repair it with quill_edit. Examples: {\"path\": \"src/lib.rs\"}, {\"path\": \"src/lib.rs\", \"dryRun\": true}."
+        }
+        "rm" => {
+            "Delete one file that was read in this session with quill_read and is unchanged since; quill_undo brings it back. A directory or a symbolic link is refused. `dryRun` shows the deletion as a diff and removes nothing. Errors that need action: not_read — call quill_read on the file first; stale — the file changed since it was read: quill_read it again and decide whether it should still go; is_directory — rm deletes files only; symlink — name the link's target. Examples: {\"path\": \"src/old.rs\"}, {\"path\": \"src/old.rs\", \"dryRun\": true}."
         }
         _ => "",
     }

@@ -165,7 +165,9 @@ fn mutation(
         writeln!(w, "{}(diff cut at 200 lines){}", p.dim, p.reset)?;
     }
     let verb = match (r.dry_run, r.created, r.op) {
+        (true, _, "rm") => "would remove",
         (true, _, _) => "would change",
+        (false, _, "rm") => "removed",
         (false, true, _) => "created",
         (false, false, "undo") => "restored",
         _ => "wrote",

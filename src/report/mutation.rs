@@ -1,4 +1,4 @@
-//! The result of `write`, `edit` and `undo` (docs/commands/write.md, edit.md, undo.md): what changed, the hashes before
+//! The result of `write`, `edit`, `undo` and `rm` (docs/commands/write.md, edit.md, undo.md, rm.md): what changed, the hashes before
 //! and after, the display diff and the git-style patch. Data only.
 
 use std::path::PathBuf;
@@ -8,11 +8,11 @@ use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
 
-/// The result of `write`, `edit` and `undo`.
+/// The result of `write`, `edit`, `undo` and `rm`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MutationReport {
-    /// `write`, `edit` or `undo` (the envelope's `op`; text output's verb).
+    /// `write`, `edit`, `undo` or `rm` (the envelope's `op`; text output's verb).
     #[serde(skip)]
     pub op: &'static str,
     /// The file changed (symlinks resolved).
@@ -30,11 +30,12 @@ pub(crate) struct MutationReport {
     pub created: bool,
     /// Nothing was written (`--dry-run`).
     pub dry_run: bool,
-    /// Size of the new content in bytes.
+    /// Size of the new content in bytes (0 when no file is left).
     pub bytes: u64,
-    /// SHA-256 of the new content (64 hex digits).
+    /// SHA-256 of the new content (64 hex digits); null when the change left no file (`rm`,
+    /// `undo` of a creation).
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
-    pub sha256: String,
+    pub sha256: Option<String>,
     /// SHA-256 of the content replaced; null for a creation.
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub previous_sha256: Option<String>,
@@ -67,7 +68,7 @@ pub(crate) struct MutationReport {
     /// `windows-1251`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<&'static str>,
-    /// `undo` of a creation removed the file.
+    /// The file was removed (`rm`, `undo` of a creation).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,
     /// Text output: the path as typed.

@@ -56,7 +56,13 @@ impl<'a> History<'a> {
     /// push the step, then enforce the bounds. Failures to keep a blob only cost the undo (a
     /// warning).
     pub fn push(&self, session: &mut Session, key: &str, before: Before, after: &str) {
-        push(self, session, key, before, after)
+        push(self, session, key, before, after, None)
+    }
+
+    /// Record the removal of `key` (`quill rm`), whose content was `before` and permission
+    /// bits `mode`: undo recreates it.
+    pub fn push_removal(&self, session: &mut Session, key: &str, before: Before, mode: u32) {
+        push(self, session, key, before, "", Some(mode))
     }
 
     /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
@@ -70,7 +76,14 @@ impl<'a> History<'a> {
     }
 }
 
-fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &str) {
+fn push(
+    h: &History,
+    session: &mut Session,
+    key: &str,
+    before: Before,
+    after: &str,
+    removed: Option<u32>,
+) {
     let dir = &h.dir;
     let (before_hash, size) = match before {
         Before::Unchanged => return,
@@ -85,7 +98,7 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
             return;
         }
         Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
-            return push(h, session, key, Before::TooLarge, after);
+            return push(h, session, key, Before::TooLarge, after, removed);
         }
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
@@ -107,6 +120,8 @@ fn push(h: &History, session: &mut Session, key: &str, before: Before, after: &s
         after: after.to_string(),
         size,
         at: session.clock,
+        removed: removed.is_some(),
+        mode: removed,
     };
     let steps = session.history.entry(key.to_string()).or_default();
     steps.push(step);

@@ -67,8 +67,15 @@ impl Baseline {
 #[serde(rename_all = "camelCase")]
 pub struct UndoStep {
     pub before: Option<String>,
+    /// What the file held after the mutation (its SHA-256); empty when the mutation removed it.
     pub after: String,
     pub size: u64,
+    /// The mutation removed the file (`quill rm`): undo recreates it, only where nothing is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
+    /// The removed file's permission bits, which undo gives it back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
     /// The session clock when the step was taken (the oldest step is dropped first).
     #[serde(default)]
     pub at: u64,
@@ -361,12 +368,16 @@ mod tests {
             after: "c1".into(),
             size: 0,
             at: 1,
+            removed: false,
+            mode: None,
         };
         let older = UndoStep {
             before: Some("b0".into()),
             after: "c0".into(),
             size: 1,
             at: 0,
+            removed: false,
+            mode: None,
         };
         s.record(baseline("/f"));
         s.history

@@ -115,7 +115,9 @@ pub struct Mutation {
     pub created: bool,
     pub dry_run: bool,
     pub bytes: u64,
-    pub sha256: String,
+    /// `null` when no file is left (rm, undo of a creation).
+    #[serde(deserialize_with = "present")]
+    pub sha256: Option<String>,
     #[serde(deserialize_with = "present")]
     pub previous_sha256: Option<String>,
     pub diff: String,

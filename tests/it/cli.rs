@@ -7,8 +7,8 @@ use std::path::Path;
 
 use crate::util::*;
 
-const COMMANDS: [&str; 8] = [
-    "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
+const COMMANDS: [&str; 9] = [
+    "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm", "state",
 ];
 const GUARD_OPTIONS: [&str; 6] = [
     "--session",

@@ -57,7 +57,7 @@ fn usage_errors_exit_2_and_are_json_when_asked() {
 fn help_and_version_exit_0_with_examples() {
     let env = TestEnv::new();
     for cmd in [
-        "read", "write", "edit", "glob", "grep", "transfer", "undo", "state",
+        "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm", "state",
     ] {
         env.text(&[cmd, "--help"]).ok().stdout_has("Examples:");
     }

@@ -18,7 +18,7 @@ fn edit_ok(env: &TestEnv, rel: &str, args: &[&str], want: &[u8]) -> Mutation {
     let m = out.ok().mutation();
     env.assert_file(rel, want);
     assert_eq!(m.bytes, want.len() as u64);
-    assert_eq!(m.sha256, crate::util::sha256_hex(want));
+    assert_eq!(m.sha256, Some(crate::util::sha256_hex(want)));
     assert_eq!(
         m.previous_sha256.as_deref(),
         Some(crate::util::sha256_hex(&before).as_str())

@@ -15,7 +15,7 @@ fn fuzzy_ok(env: &TestEnv, rel: &str, old: &str, new: &str, want: &[u8]) -> Muta
     let m = out.ok().mutation();
     env.assert_file(rel, want);
     assert_eq!(m.matched_fuzzily, Some(true));
-    assert_eq!(m.sha256, sha256_hex(want));
+    assert_eq!(m.sha256, Some(sha256_hex(want)));
     assert_patch_applies(&out, Some(&before), Some(want));
     m
 }

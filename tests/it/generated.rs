@@ -56,6 +56,7 @@ fn man_pages_are_fresh() {
         "grep",
         "transfer",
         "undo",
+        "rm",
         "state",
         "tools",
         "call",

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 
 use crate::util::*;
 
-const TOOLS: [&str; 7] = ["read", "write", "edit", "glob", "grep", "transfer", "undo"];
+const TOOLS: [&str; 8] = [
+    "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm",
+];
 
 /// The flags `--help` lists that a tool's schema leaves out on purpose: text output only,
 /// stderr only, or standard input (which carries `quill call`'s request).
@@ -357,6 +359,15 @@ const CASES: &[Case] = &[
         cli: &["undo", "a.txt"],
         stdin: None,
         call: r#"{"tool": "undo", "arguments": {"path": "a.txt"}}"#,
+    },
+    Case {
+        name: "rm",
+        files: &[("a.txt", "one\n")],
+        globals: &[],
+        before: &[&["read", "a.txt"]],
+        cli: &["rm", "a.txt"],
+        stdin: None,
+        call: r#"{"tool": "rm", "arguments": {"path": "a.txt"}}"#,
     },
     Case {
         name: "an edit without a read is refused",

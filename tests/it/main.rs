@@ -28,6 +28,7 @@ mod planted;
 mod read;
 mod reference;
 mod resolve;
+mod rm;
 mod schema;
 mod search;
 mod signals;

@@ -238,7 +238,7 @@ fn edit_answers_the_change_it_made() {
     assert_named(&out.json["fileAccess"], "path", &file);
     assert_lossless(&out.json);
     let m = out.mutation();
-    assert_eq!(m.sha256, sha256_hex(b"bye\n"));
+    assert_eq!(m.sha256, Some(sha256_hex(b"bye\n")));
     assert_bytes("the file", &fs::read(&file).unwrap(), b"bye\n");
 
     // The patch names the file as git does (C-quoted, `\377`), and applies to it.

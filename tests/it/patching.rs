@@ -384,6 +384,22 @@ fn every_kind_of_patch(env: &TestEnv) -> Vec<Case> {
     let out = env.json(&["undo", "run.sh"]);
     out.ok();
     cases.push((out, Some(b"#!/bin/sh\n".to_vec()), None));
+    // rm: a deletion patch (with content, CRLF without a final newline, empty, executable).
+    for (name, bytes) in [
+        ("gone.txt", &b"a\nb\n"[..]),
+        ("crlf.txt", b"one\r\ntwo"),
+        ("empty.txt", b""),
+        ("tool.sh", b"#!/bin/sh\n"),
+    ] {
+        env.write(name, bytes);
+        if name.ends_with(".sh") {
+            fs::set_permissions(env.path(name), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        env.json(&["read", name]).ok();
+        let out = env.json(&["rm", name]);
+        out.ok();
+        cases.push((out, Some(bytes.to_vec()), None));
+    }
     // UTF-16 has no patch (the diff shows decoded text): nothing for the tools.
     env.write("w16.txt", utf16le("one\r\ntwo\r\n"));
     env.json(&["read", "w16.txt"]).ok();

@@ -462,6 +462,11 @@ fn every_result_key_of_the_schema_is_on_its_page() {
         ("write", MUTATION),
         ("edit", MUTATION),
         ("undo", MUTATION),
+        // rm answers with the same type; its own page names what it sets.
+        (
+            "rm",
+            &["commands/rm.md", "commands/write.md", "commands/edit.md"],
+        ),
         ("glob", &["commands/glob.md", "commands/grep.md"]),
         ("grep", &["commands/grep.md"]),
         ("transfer", &["commands/transfer.md"]),

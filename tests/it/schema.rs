@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::util::*;
 
 /// The names `quill schema` knows, as committed under `schema/NAME.json`.
-const NAMES: [&str; 11] = [
-    "read", "write", "edit", "undo", "glob", "grep", "transfer", "state", "version", "error",
+const NAMES: [&str; 12] = [
+    "read", "write", "edit", "undo", "rm", "glob", "grep", "transfer", "state", "version", "error",
     "progress",
 ];
 
@@ -166,7 +166,11 @@ fn the_schemas_refuse_what_the_code_does_not_write() {
     edit.ok();
     let miss = env.json(&["edit", "a.txt", "--old", "zzz", "--new", "y"]);
     miss.err("edit_no_match", 3);
-    for good in [&read.json, &edit.json, &miss.json] {
+    env.write("gone.txt", "x\n");
+    env.json(&["read", "gone.txt"]).ok();
+    let rm = env.json(&["rm", "gone.txt"]);
+    rm.ok();
+    for good in [&read.json, &edit.json, &miss.json, &rm.json] {
         validate_answer(good).unwrap();
     }
     let mutants: Vec<(&str, Value)> = vec![
@@ -176,6 +180,10 @@ fn the_schemas_refuse_what_the_code_does_not_write() {
         (
             "a null that may not be",
             with(&edit.json, &["sha256"], Value::Null),
+        ),
+        (
+            "a hash of content rm left none of",
+            with(&rm.json, &["sha256"], json!(rm.json["previousSha256"])),
         ),
         ("another op", with(&edit.json, &["op"], json!("glob"))),
         (

@@ -130,7 +130,7 @@ fn a_signal_during_publication_gets_the_answer_then_the_death() {
     );
     let m = out.mutation();
     assert!(m.ok, "the change landed and is reported as landed");
-    assert_eq!(m.sha256, sha256_hex(b"new\n"));
+    assert_eq!(m.sha256, Some(sha256_hex(b"new\n")));
     env.assert_file("f.txt", "new\n");
     assert!(quill_temps(&env.dir).is_empty());
 }

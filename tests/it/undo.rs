@@ -17,7 +17,7 @@ fn undo_restores_the_previous_content_with_a_patch() {
     let out = env.json(&["undo", "f.txt"]);
     let m = out.ok().mutation();
     assert_eq!(m.op, "undo");
-    assert_eq!(m.sha256, sha256_hex(b"v1\n"));
+    assert_eq!(m.sha256, Some(sha256_hex(b"v1\n")));
     assert_eq!(m.previous_sha256, Some(sha256_hex(b"v2\n")));
     assert_eq!(m.file_access.unwrap().access, "write");
     env.assert_file("f.txt", "v1\n");

@@ -747,7 +747,7 @@ impl Out {
     /// A successful `write`, `edit` or `undo` answer.
     #[track_caller]
     pub fn mutation(&self) -> Mutation {
-        self.typed_op(&["write", "edit", "undo"])
+        self.typed_op(&["write", "edit", "undo", "rm"])
     }
 
     #[track_caller]

@@ -18,7 +18,7 @@ fn creates_a_file_with_its_parents_and_a_dev_null_patch() {
     assert!(m.created);
     assert!(!m.dry_run);
     assert_eq!(m.bytes, 7);
-    assert_eq!(m.sha256, sha256_hex(b"one\ntwo"));
+    assert_eq!(m.sha256, Some(sha256_hex(b"one\ntwo")));
     assert_eq!(m.previous_sha256, None);
     assert_eq!((m.added, m.removed), (2, 0));
     assert_eq!(
@@ -63,7 +63,7 @@ fn replacing_needs_a_fresh_read_and_is_byte_exact() {
     env.assert_file("f.txt", new);
     assert!(!m.created);
     assert_eq!(m.previous_sha256, Some(sha256_hex(b"old\r\ncontent\n")));
-    assert_eq!(m.sha256, sha256_hex(new.as_bytes()));
+    assert_eq!(m.sha256, Some(sha256_hex(new.as_bytes())));
     assert_patch_applies(&out, Some(b"old\r\ncontent\n"), Some(new.as_bytes()));
     // The new content is the baseline: writing again needs no re-read.
     env.json(&["write", "f.txt", "--content", "third\n"]).ok();

@@ -222,7 +222,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             old: cur.as_ref().map(|_| &shown_old[..]),
             new: Some(&shown_new),
             bytes: new_bytes.len() as u64,
-            sha256,
+            sha256: Some(sha256),
             previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
             patch_unavailable: match encoding {
                 Encoding::Utf16Le | Encoding::Utf16Be => {
