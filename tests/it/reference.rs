@@ -500,3 +500,26 @@ fn every_result_key_of_the_schema_is_on_its_page() {
         "keys of schema/ that docs/commands/ does not name: {missing:?}"
     );
 }
+
+/// A failure's `op` may be any command `quill --help` lists (or null): a new subcommand must
+/// join the error schema's list, else its failures would not validate.
+#[test]
+fn the_error_schema_knows_every_command() {
+    let env = TestEnv::new();
+    let top = sections(&help(&env, &[]));
+    let mut commands: BTreeSet<String> = command_names(section(&top, "Commands"))
+        .into_iter()
+        .collect();
+    commands.insert("null".into());
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string(repo().join("schema/error.json")).unwrap())
+            .unwrap();
+    let ops: BTreeSet<String> = schema["properties"]["op"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap_or("null").to_string())
+        .collect();
+    assert!(commands.len() > 10, "{commands:?}");
+    assert_eq!(ops, commands);
+}

@@ -45,19 +45,7 @@ fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
 /// Check one line of `transfer --progress json` (an object with `event`) against
 /// schema/progress.json.
 pub fn validate_event(event: &Value) -> Result<(), String> {
-    let errors: Vec<String> = validators()["progress"]
-        .iter_errors(event)
-        .take(8)
-        .map(|e| format!("  at {}: {e}", e.instance_path()))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the event {event} does not match schema/progress.json:\n{}",
-            errors.join("\n")
-        ))
-    }
+    validate("progress", event)
 }
 
 /// Check one JSON answer of quill (an object with `ok`) against the schema of its op, or the
@@ -68,11 +56,16 @@ pub fn validate_answer(answer: &Value) -> Result<(), String> {
         (Some(Value::Bool(true)), Some(Value::String(op))) => op.as_str(),
         _ => return Err("an answer needs `ok` (a boolean) and, on success, `op`".into()),
     };
+    validate(name, answer)
+}
+
+/// `value` against schema/NAME.json: Err names the first violations.
+fn validate(name: &str, value: &Value) -> Result<(), String> {
     let Some(v) = validators().get(name) else {
-        return Err(format!("no schema for op {name:?} under schema/"));
+        return Err(format!("no schema named {name:?} under schema/"));
     };
     let errors: Vec<String> = v
-        .iter_errors(answer)
+        .iter_errors(value)
         .take(8)
         .map(|e| format!("  at {}: {e}", e.instance_path()))
         .collect();
@@ -80,7 +73,7 @@ pub fn validate_answer(answer: &Value) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "the answer does not match schema/{name}.json:\n{}",
+            "{value} does not match schema/{name}.json:\n{}",
             errors.join("\n")
         ))
     }
