@@ -159,8 +159,10 @@ pub enum Error {
         #[serde(skip)]
         fix: MissFix,
     },
-    /// Exit 3. `old` occurs `count` times (at `lines`), but must occur exactly once: add
-    /// surrounding lines to `old` to make it unique, or pass `--replace-all`. Nothing was written.
+    /// Exit 3. `old` occurs `count` times (at `lines`), but must occur exactly once — or
+    /// exactly `expectCount` times, when `--expect-count` was given: add surrounding lines to
+    /// `old` to make it unique, pass `--replace-all`, or repeat with the count that was found.
+    /// Nothing was written.
     #[error("{message}")]
     EditAmbiguous {
         #[serde(skip)]
@@ -174,6 +176,9 @@ pub enum Error {
         lines: Vec<usize>,
         /// The occurrences are whitespace-insensitive matches.
         fuzzy: bool,
+        /// The count `--expect-count` asked for (present only then).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        expect_count: Option<usize>,
     },
     /// Exit 3. The path resolves (by `..`, an absolute path or a symbolic link) to `target`,
     /// outside `--root`. Use a path inside the root.
@@ -676,6 +681,15 @@ impl Error {
                 "pass --replace-sha256 with its current SHA-256 to replace it, or choose another destination".into()
             }
             Error::EditNoMatch { fix, path, .. } => miss_hint(*fix, path),
+            Error::EditAmbiguous {
+                expect_count: Some(n),
+                count,
+                ..
+            } => format!(
+                "--expect-count {n} was given and `old` occurs {count} times: if all {count} are \
+                 meant, repeat with --expect-count {count}; else add surrounding lines to `old` \
+                 so that it matches only the ones you mean"
+            ),
             Error::EditAmbiguous { .. } => {
                 "add surrounding lines to `old` to make it unique, or pass --replace-all".into()
             }
@@ -1001,6 +1015,7 @@ pub(crate) mod tests {
                 count: 2,
                 lines: vec![1, 5],
                 fuzzy: false,
+                expect_count: None,
             },
             Error::OutsideRoot {
                 requested: p(),

@@ -80,18 +80,39 @@ fn expect_count_must_match() {
     let env = TestEnv::new();
     env.write("f.txt", "x y x y x\n");
     env.json(&["read", "f.txt"]).ok();
-    env.json(&[
+    let out = env.json(&[
         "edit",
         "f.txt",
         "--old",
         "x",
         "--new",
         "z",
+        "--replace-all",
         "--expect-count",
         "2",
-    ])
-    .err("edit_ambiguous", 3);
+    ]);
+    out.err("edit_ambiguous", 3);
     env.assert_file("f.txt", "x y x y x\n");
+    // The answer names the count asked for and the one found, and does not suggest the
+    // --replace-all the call already has.
+    let e = &out.json["error"];
+    assert_eq!(
+        (e["count"].as_u64(), e["expectCount"].as_u64()),
+        (Some(3), Some(2))
+    );
+    let hint = e["hint"].as_str().unwrap_or_default();
+    assert!(hint.contains("--expect-count 3"), "{hint}");
+    assert!(!hint.contains("--replace-all"), "{hint}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("asked for 2")
+    );
+    // Without --expect-count the key is absent.
+    let plain = env.json(&["edit", "f.txt", "--old", "x", "--new", "z"]);
+    plain.err("edit_ambiguous", 3);
+    assert!(plain.json["error"].get("expectCount").is_none());
     let m = edit_ok(
         &env,
         "f.txt",

@@ -153,7 +153,8 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     if !allow_placeholder {
         check_placeholders(&target, &edits, &body)?;
     }
-    let planned = plan::plan(&body, &edits, &opts).map_err(|e| plan_error(&target, &edits, e))?;
+    let planned = plan::plan(&body, &edits, &opts)
+        .map_err(|e| plan_error(&target, &edits, opts.expect_count, e))?;
     let new_bytes: Vec<u8> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => {
             let mut v = Vec::with_capacity(encoding.bom().len() + planned.new_body.len());
@@ -446,7 +447,7 @@ fn text_arg(
         })
 }
 
-fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
+fn plan_error(target: &Path, edits: &[Edit], expect_count: Option<usize>, e: PlanError) -> Error {
     let which = if edits.len() > 1 {
         format!("edit {} of {}: ", e.edit_index() + 1, edits.len())
     } else {
@@ -493,15 +494,20 @@ fn plan_error(target: &Path, edits: &[Edit], e: PlanError) -> Error {
             };
             Error::EditAmbiguous {
                 message: format!(
-                    "{which}`old` occurs {count} {how} in {} (lines {})",
+                    "{which}`old` occurs {count} {how} in {} (lines {}){}",
                     target.display(),
-                    shown.join(", ")
+                    shown.join(", "),
+                    match expect_count {
+                        Some(n) => format!("; --expect-count asked for {n}"),
+                        None => String::new(),
+                    }
                 ),
                 path,
                 edit_index,
                 count,
                 lines,
                 fuzzy,
+                expect_count,
             }
         }
         PlanError::Encoding { message, .. } => Error::encoding(&path, format!("{which}{message}")),
