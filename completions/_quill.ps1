@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex, like ripgrep, sorted and paged')
             [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff or a Codex patch to many files: all of them change, or none')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a file the session has read and that is unchanged since; undoable')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
@@ -260,6 +261,30 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'quill;apply' {
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Remove N leading components from the unified diff''s paths (git''s a/ and b/ are one)')
+            [CompletionResult]::new('--strip', '--strip', [CompletionResultType]::ParameterName, 'Remove N leading components from the unified diff''s paths (git''s a/ and b/ are one)')
+            [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'PATH=HEX: change this file only at this version (stands in for a read baseline)')
+            [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Refuse files (and the patch) larger than this')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Locate hunks that differ only in whitespace or look-alike characters (unique matches)')
+            [CompletionResult]::new('--allow-placeholder', '--allow-placeholder', [CompletionResultType]::ParameterName, 'Allow an omission placeholder (`// ... existing code ...`) in added lines that the file does not have')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only check that the patch applies (as `git apply --check`); write nothing, show no diff')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the combined diff; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -491,6 +516,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex, like ripgrep, sorted and paged')
             [CompletionResult]::new('transfer', 'transfer', [CompletionResultType]::ParameterValue, 'Copy or move one file without ever losing or half-publishing it')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff or a Codex patch to many files: all of them change, or none')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Restore a file to what it was before quill''s last change in this session')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a file the session has read and that is unchanged since; undoable')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
@@ -519,6 +545,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;help;transfer' {
+            break
+        }
+        'quill;help;apply' {
             break
         }
         'quill;help;undo' {

@@ -16,6 +16,9 @@ _quill() {
             ",$1")
                 cmd="quill"
                 ;;
+            quill,apply)
+                cmd="quill__subcmd__apply"
+                ;;
             quill,call)
                 cmd="quill__subcmd__call"
                 ;;
@@ -63,6 +66,9 @@ _quill() {
                 ;;
             quill,write)
                 cmd="quill__subcmd__write"
+                ;;
+            quill__subcmd__help,apply)
+                cmd="quill__subcmd__help__subcmd__apply"
                 ;;
             quill__subcmd__help,call)
                 cmd="quill__subcmd__help__subcmd__call"
@@ -152,12 +158,62 @@ _quill() {
 
     case "${cmd}" in
         quill)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer undo rm state tools call guide completions man schema help"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer apply undo rm state tools call guide completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__apply)
+            opts="-p -h -V --strip --fuzzy --expect-sha256 --max-file-bytes --allow-placeholder --check --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --strip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -538,8 +594,22 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help)
-            opts="read write edit glob grep transfer undo rm state tools call guide completions man schema help"
+            opts="read write edit glob grep transfer apply undo rm state tools call guide completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -948,7 +1018,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__schema)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit undo rm glob grep transfer state version error progress"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit apply undo rm glob grep transfer state version error progress"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

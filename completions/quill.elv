@@ -37,6 +37,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
             cand transfer 'Copy or move one file without ever losing or half-publishing it'
+            cand apply 'Apply a unified diff or a Codex patch to many files: all of them change, or none'
             cand undo 'Restore a file to what it was before quill''s last change in this session'
             cand rm 'Delete a file the session has read and that is unchanged since; undoable'
             cand state 'Show or change the session''s read baselines'
@@ -254,6 +255,29 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'quill;apply'= {
+            cand -p 'Remove N leading components from the unified diff''s paths (git''s a/ and b/ are one)'
+            cand --strip 'Remove N leading components from the unified diff''s paths (git''s a/ and b/ are one)'
+            cand --expect-sha256 'PATH=HEX: change this file only at this version (stands in for a read baseline)'
+            cand --max-file-bytes 'Refuse files (and the patch) larger than this'
+            cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
+            cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
+            cand --color 'When to color text output'
+            cand --fuzzy 'Locate hunks that differ only in whitespace or look-alike characters (unique matches)'
+            cand --allow-placeholder 'Allow an omission placeholder (`// ... existing code ...`) in added lines that the file does not have'
+            cand --check 'Only check that the patch applies (as `git apply --check`); write nothing, show no diff'
+            cand --dry-run 'Plan and show the combined diff; write nothing'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'quill;undo'= {
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
             cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
@@ -464,6 +488,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex, like ripgrep, sorted and paged'
             cand transfer 'Copy or move one file without ever losing or half-publishing it'
+            cand apply 'Apply a unified diff or a Codex patch to many files: all of them change, or none'
             cand undo 'Restore a file to what it was before quill''s last change in this session'
             cand rm 'Delete a file the session has read and that is unchanged since; undoable'
             cand state 'Show or change the session''s read baselines'
@@ -486,6 +511,8 @@ set edit:completion:arg-completer[quill] = {|@words|
         &'quill;help;grep'= {
         }
         &'quill;help;transfer'= {
+        }
+        &'quill;help;apply'= {
         }
         &'quill;help;undo'= {
         }

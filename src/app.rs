@@ -278,9 +278,25 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
             | Command::Edit(_)
             | Command::Undo(_)
             | Command::Rm(_)
+            | Command::Apply(_)
             | Command::Transfer(_)
     ) {
         crate::signals::install();
+    }
+    // A multi-file change a crash interrupted is finished (or rolled back) before any file is
+    // read or changed (docs/model.md).
+    if matches!(
+        command,
+        Command::Read(_)
+            | Command::Write(_)
+            | Command::Edit(_)
+            | Command::Undo(_)
+            | Command::Rm(_)
+            | Command::Apply(_)
+            | Command::Transfer(_)
+            | Command::State(_)
+    ) {
+        crate::journal::recover(s);
     }
     match command {
         Command::Read(args) => cmd::read::run(s, args.resolve(s)?),
@@ -291,6 +307,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
         Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
         Command::Rm(args) => cmd::rm::run(s, args.resolve(s)?),
+        Command::Apply(args) => cmd::apply::run(s, args.resolve(s)?),
         Command::State(args) => cmd::state::run(s, args.resolve(s)?),
         Command::Tools(args) => harness::tools::run(&args),
         Command::Guide(_) => harness::guide::run(),

@@ -231,6 +231,9 @@ pub(crate) enum Command {
     /// Copy or move one file without ever losing or half-publishing it.
     #[command(after_help = TRANSFER_EXAMPLES)]
     Transfer(TransferArgs),
+    /// Apply a unified diff or a Codex patch to many files: all of them change, or none.
+    #[command(after_help = APPLY_EXAMPLES)]
+    Apply(ApplyArgs),
     /// Restore a file to what it was before quill's last change in this session.
     #[command(after_help = UNDO_EXAMPLES)]
     Undo(UndoArgs),
@@ -274,6 +277,7 @@ impl Command {
             Command::Transfer(_) => "transfer",
             Command::Undo(_) => "undo",
             Command::Rm(_) => "rm",
+            Command::Apply(_) => "apply",
             Command::State(_) => "state",
             Command::Tools(_) => "tools",
             Command::Call(_) => "call",
@@ -713,13 +717,14 @@ pub(crate) enum ProgressMode {
 
 const UNDO_EXAMPLES: &str = "\
 Examples:
-  quill undo src/a.rs            # revert quill's last change (up to 8 steps)
+  quill undo src/a.rs            # revert quill's last change of it (up to 8 steps)
+  quill undo                     # revert the session's last change, a whole apply included
   quill --json undo src/a.rs --dry-run";
 
 #[derive(Debug, Args)]
 pub(crate) struct UndoArgs {
-    /// The file to restore.
-    pub path: PathBuf,
+    /// The file to restore; without it, the session's last change (every file of an apply).
+    pub path: Option<PathBuf>,
     /// Show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -739,6 +744,43 @@ pub(crate) struct RmArgs {
     #[arg(long, value_name = "HEX")]
     pub expect_sha256: Option<String>,
     /// Show the diff; remove nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const APPLY_EXAMPLES: &str = "\
+Examples:
+  git diff > change.patch && quill apply change.patch   # every file read first (or --expect-sha256)
+  quill apply --check change.patch        # would it apply? nothing written
+  quill --json apply --dry-run - < change.patch         # the combined diff; nothing written
+  quill apply codex.patch --fuzzy         # *** Begin Patch format; tolerate whitespace
+  quill undo                              # revert the whole apply";
+
+#[derive(Debug, Args)]
+pub(crate) struct ApplyArgs {
+    /// The patch file: a unified diff (git style) or a Codex `*** Begin Patch` ('-' = stdin).
+    #[arg(value_name = "PATCH")]
+    pub patch: PathBuf,
+    /// Remove N leading components from the unified diff's paths (git's a/ and b/ are one).
+    #[arg(short = 'p', long = "strip", value_name = "N", default_value_t = 1)]
+    pub strip: usize,
+    /// Locate hunks that differ only in whitespace or look-alike characters (unique matches).
+    #[arg(long)]
+    pub fuzzy: bool,
+    /// PATH=HEX: change this file only at this version (stands in for a read baseline).
+    #[arg(long, value_name = "PATH=HEX")]
+    pub expect_sha256: Vec<String>,
+    /// Refuse files (and the patch) larger than this.
+    #[arg(long, value_name = "N", default_value_t = 64 * 1024 * 1024)]
+    pub max_file_bytes: u64,
+    /// Allow an omission placeholder (`// ... existing code ...`) in added lines that the file
+    /// does not have.
+    #[arg(long)]
+    pub allow_placeholder: bool,
+    /// Only check that the patch applies (as `git apply --check`); write nothing, show no diff.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub check: bool,
+    /// Plan and show the combined diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
 }

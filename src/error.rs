@@ -180,6 +180,18 @@ pub enum Error {
         #[serde(skip_serializing_if = "Option::is_none")]
         expect_count: Option<usize>,
     },
+    /// Exit 3 (or the exit code every problem shares). `quill apply` found problems in the
+    /// patch's files or hunks — every one of them, listed in `problems` with the kind each
+    /// would have alone (`not_read`, `stale`, `edit_no_match`, …), its message and hint, and for
+    /// a hunk its index, patch line and miss diagnosis. Fix them all and apply again. Nothing
+    /// was written.
+    #[error("{message}")]
+    PatchRejected {
+        #[serde(skip)]
+        message: String,
+        /// Every problem found, in patch order.
+        problems: Vec<PatchProblem>,
+    },
     /// Exit 3. The path resolves (by `..`, an absolute path or a symbolic link) to `target`,
     /// outside `--root`. Use a path inside the root.
     #[error("{} resolves to {}, outside the root {}", requested.display(), target.display(), root.display())]
@@ -566,6 +578,7 @@ impl Error {
             Error::DestinationExists { .. } => "destination_exists",
             Error::EditNoMatch { .. } => "edit_no_match",
             Error::EditAmbiguous { .. } => "edit_ambiguous",
+            Error::PatchRejected { .. } => "patch_rejected",
             Error::OutsideRoot { .. } => "outside_root",
             Error::ReadOnly { .. } => "read_only",
             Error::Symlink { .. } => "symlink",
@@ -597,6 +610,10 @@ impl Error {
                 exit::USAGE
             }
             Error::OffsetPastEnd { .. } => exit::NOTHING_FOUND,
+            Error::PatchRejected { problems, .. } => match problems.first() {
+                Some(first) if problems.iter().all(|p| p.exit == first.exit) => first.exit,
+                _ => exit::REFUSED,
+            },
             Error::SameFile { .. }
             | Error::NotRead { .. }
             | Error::Stale { .. }
@@ -681,6 +698,16 @@ impl Error {
                 "pass --replace-sha256 with its current SHA-256 to replace it, or choose another destination".into()
             }
             Error::EditNoMatch { fix, path, .. } => miss_hint(*fix, path),
+            Error::PatchRejected { problems, .. } => {
+                let first = problems.first().and_then(|p| p.hint.clone());
+                match (problems.len(), first) {
+                    (1, Some(h)) => format!("{h}; then apply the patch again"),
+                    (n, Some(h)) => format!(
+                        "fix all {n} problems listed, then apply the patch again; the first: {h}"
+                    ),
+                    (_, None) => "fix the problems listed, then apply the patch again".into(),
+                }
+            }
             Error::EditAmbiguous {
                 expect_count: Some(n),
                 count,
@@ -842,6 +869,103 @@ fn command_of_usage(usage: &str) -> String {
         .take_while(|w| !w.starts_with(['[', '<', '-']))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// One problem of a rejected patch (`patch_rejected`): the file (and hunk) it is in, the
+/// kind of error it would be alone, and what to do about it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchProblem {
+    /// The file (resolved; for a hunk, the file the hunk applies to).
+    #[serde(flatten, serialize_with = "names::path")]
+    #[schemars(schema_with = "crate::names::one::path")]
+    pub path: PathBuf,
+    /// The error kind the problem would have alone (`not_read`, `stale`, `not_found`,
+    /// `create_conflict`, `edit_no_match`, `edit_ambiguous`, `already_applied`,
+    /// `binary_file`, `invalid_argument`, …; see docs/errors.md).
+    pub kind: &'static str,
+    pub message: String,
+    /// What to do about it; null where the message says it all.
+    pub hint: Option<String>,
+    /// The 1-based line of the patch where the file's section (or the hunk) starts.
+    pub line: usize,
+    /// The hunk (0-based, within its file's section), when the problem is a hunk's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hunk_index: Option<usize>,
+    /// `edit_no_match`: how close the best candidate came.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<MissReason>,
+    /// `edit_no_match`: the file's real lines around the best candidate (at most 16 lines, 2 KiB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<MissWindow>,
+    /// `edit_no_match`: the first difference, in one sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difference: Option<String>,
+    /// `edit_ambiguous`: how many places the hunk matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    /// `edit_ambiguous`: their 1-based first lines (at most 20).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<usize>>,
+    /// The exit code the problem would have alone.
+    #[serde(skip)]
+    pub exit: u8,
+}
+
+impl PatchProblem {
+    /// The problem an error of the file `path` is, at patch line `line`.
+    pub(crate) fn of(path: &Path, line: usize, e: &Error) -> PatchProblem {
+        let mut p = PatchProblem {
+            path: path.to_path_buf(),
+            kind: e.kind(),
+            message: e.to_string(),
+            hint: e.hint(),
+            line,
+            hunk_index: None,
+            reason: None,
+            window: None,
+            difference: None,
+            count: None,
+            lines: None,
+            exit: e.exit_code(),
+        };
+        if let Error::EditNoMatch {
+            reason,
+            window,
+            difference,
+            ..
+        } = e
+        {
+            p.reason = Some(*reason);
+            p.window = window.clone();
+            p.difference = Some(difference.clone());
+        }
+        if let Error::EditAmbiguous { count, lines, .. } = e {
+            p.count = Some(*count);
+            p.lines = Some(lines.clone());
+        }
+        p
+    }
+
+    /// The same problem in apply's own words.
+    pub(crate) fn reworded(mut self, message: String, hint: &str) -> PatchProblem {
+        self.message = message;
+        self.hint = Some(hint.to_string());
+        self
+    }
+
+    /// A problem no single error kind's fields describe: its kind and exit code named here.
+    pub(crate) fn reworded_as(
+        mut self,
+        kind: &'static str,
+        exit: u8,
+        message: String,
+        hint: &str,
+    ) -> PatchProblem {
+        self.kind = kind;
+        self.exit = exit;
+        self.reworded(message, hint)
+    }
 }
 
 /// The hint of an edit miss: the one next call that fixes it. It names flags and commands

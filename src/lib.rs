@@ -20,6 +20,7 @@ pub(crate) mod guard;
 pub(crate) mod harness;
 pub mod image;
 pub(crate) mod input;
+pub(crate) mod journal;
 pub(crate) mod lock;
 pub(crate) mod missing;
 pub(crate) mod names;

@@ -270,6 +270,7 @@ schemas! { one, One:
 schemas! { opt, Opt:
     path => "path", "The file this is about.";
     via_symlink => "viaSymlink", "The path as named, when it is a symbolic link (present only then).";
+    source => "source", "A move's old path (present only for `moved`).";
     existing_ancestor => "existingAncestor", "The deepest ancestor of `path` that exists, when its parent does not (present only then).";
 }
 

@@ -180,6 +180,11 @@ impl Parent {
             .map_err(io::Error::from)
     }
 
+    /// Whether `name` exists in the directory (a link is not followed).
+    pub(crate) fn has(&self, name: &OsStr) -> bool {
+        rustix::fs::statat(&self.dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok()
+    }
+
     /// Remove `name` from the directory (a temporary file).
     pub(crate) fn unlink(&self, name: &OsStr) -> io::Result<()> {
         rustix::fs::unlinkat(&self.dir, name, AtFlags::empty()).map_err(io::Error::from)

@@ -89,6 +89,73 @@ impl<'p> Staged<'p> {
         ))
     }
 
+    /// Create the temporary file under a name the caller chose (a transaction's, recorded in
+    /// its journal before the file exists: a crash can then always find it).
+    pub(crate) fn with_name(parent: &'p Parent, name: OsString) -> Result<Staged<'p>> {
+        let file = parent
+            .create_exclusive(&name, 0o600)
+            .map_err(|e| Error::io("create a temporary file in", parent.dir_path(), e))?;
+        Ok(Staged {
+            parent,
+            file,
+            name,
+            published: false,
+            mode_chosen: false,
+        })
+    }
+
+    /// The name a transaction gives its temporary file `n` in `parent`'s directory:
+    /// `.<name>.quill-<id>-<n>.tmp`.
+    pub(crate) fn txn_name(parent: &Parent, id: &str, n: usize) -> OsString {
+        let base = parent.name().as_bytes();
+        let base = &base[..base.len().min(NAME_KEPT)];
+        let mut name = Vec::with_capacity(base.len() + id.len() + 16);
+        name.push(b'.');
+        name.extend_from_slice(base);
+        name.extend_from_slice(format!(".quill-{id}-{n}.tmp").as_bytes());
+        OsString::from_vec(name)
+    }
+
+    /// Seal the content now (fsync, and `like`'s permission bits and owner): a transaction
+    /// seals every file before it renames any.
+    pub(crate) fn seal_now(&mut self, like: Option<&Metadata>) -> Result<()> {
+        self.seal(like)
+    }
+
+    /// Rename the sealed file into place — over the target, or (`replace: false`) only where
+    /// nothing is — without the directory fsync, which a transaction does once per directory.
+    /// Returns the published file's metadata.
+    pub(crate) fn rename_sealed(mut self, replace: bool) -> Result<Metadata> {
+        if replace {
+            self.parent
+                .rename_over(&self.name)
+                .map_err(|e| Error::io("rename over", self.parent.target(), e))?;
+        } else {
+            match self.parent.rename_noreplace(&self.name) {
+                Ok(_) => {}
+                Err(NoReplaceError::Exists) => {
+                    return Err(Error::CreateConflict {
+                        path: self.target().to_path_buf(),
+                    });
+                }
+                Err(NoReplaceError::Rename(e)) => {
+                    return Err(Error::io("rename to", self.target(), e));
+                }
+                Err(NoReplaceError::Link(e)) => return Err(Error::io("link", self.target(), e)),
+            }
+        }
+        self.published = true;
+        self.file
+            .metadata()
+            .map_err(|e| Error::io("inspect", self.parent.target(), e))
+    }
+
+    /// Keep the temporary file whatever happens from here on (a transaction past its commit
+    /// point: recovery renames it).
+    pub(crate) fn keep(mut self) {
+        self.published = true;
+    }
+
     #[cfg(test)]
     pub(crate) fn name(&self) -> &std::ffi::OsStr {
         &self.name

@@ -18,23 +18,24 @@ use crate::error::Error;
 use crate::report::search::GrepReport;
 use crate::report::transfer::ProgressEvent;
 use crate::report::{
-    GlobReport, ListingReport, MutationReport, ReadReport, StateReport, TransferReport,
-    VersionReport,
+    ApplyReport, GlobReport, ListingReport, MutationReport, ReadReport, StateReport,
+    TransferReport, VersionReport,
 };
 use crate::warnings::Warning;
 
 /// The names `quill schema NAME` takes, in the order `quill schema` prints them: every op
 /// with a JSON answer, then `error`.
-pub(crate) const NAMES: [&str; 12] = [
-    "read", "write", "edit", "undo", "rm", "glob", "grep", "transfer", "state", "version", "error",
-    "progress",
+pub(crate) const NAMES: [&str; 13] = [
+    "read", "write", "edit", "apply", "undo", "rm", "glob", "grep", "transfer", "state", "version",
+    "error", "progress",
 ];
 
 /// The ops whose failures the error object describes (`null`: no subcommand was identified).
-const FAILING_OPS: [&str; 15] = [
+const FAILING_OPS: [&str; 16] = [
     "read",
     "write",
     "edit",
+    "apply",
     "undo",
     "rm",
     "glob",
@@ -99,13 +100,24 @@ enum ReadAnswer {
     Directory(Success<ListingReport>),
 }
 
+/// `undo` answers one file's restoration or, without a PATH, the whole multi-file change it
+/// reverted.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum UndoAnswer {
+    File(Success<MutationReport>),
+    Change(Success<ApplyReport>),
+}
+
 /// The schema printed by `quill schema NAME`; None for a name it does not know.
 pub(crate) fn of(name: &str) -> Option<Value> {
     let (schema, ops): (Schema, &[&str]) = match name {
         "read" => (root::<ReadAnswer>(), &["read"]),
         "write" => (root::<Success<MutationReport>>(), &["write"]),
         "edit" => (root::<Success<MutationReport>>(), &["edit"]),
-        "undo" => (root::<Success<MutationReport>>(), &["undo"]),
+        "apply" => (root::<Success<ApplyReport>>(), &["apply"]),
+        "undo" => (root::<UndoAnswer>(), &["undo"]),
         "rm" => (root::<Success<MutationReport>>(), &["rm"]),
         "glob" => (root::<Success<GlobReport>>(), &["glob"]),
         "grep" => (root::<Success<GrepReport>>(), &["grep"]),

@@ -40,6 +40,10 @@ pub enum WarningKind {
     /// The change landed, but the new file's metadata could not be read: the result's details
     /// of it may be the directory's. Nothing to redo.
     MetadataUnavailable,
+    /// A multi-file change (`apply`, an undo of one) was interrupted by a crash, and this run
+    /// finished it (it had reached its commit point) or rolled it back (it had not) before
+    /// touching any file. The message names the files; read them again before changing them.
+    JournalRecovered,
     /// The file replaced had other hard links: those names still show the old content.
     /// Change them separately if they should follow.
     HardLinks,

@@ -299,6 +299,12 @@ fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<Words, Erro
                 format!("give `{}` too", missing.key),
             ));
         }
+        // apply's `patch` is the patch itself, handed over as the standard input `-` reads.
+        if op == "apply" && p.id == "patch" {
+            out.stdin = text(key, value)?.into_bytes();
+            out.positionals.push("-".into());
+            continue;
+        }
         for v in values(p, key, value)? {
             refuse_stdin_name(op, p, &v)?;
             out.positionals.push(v.into());

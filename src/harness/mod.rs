@@ -16,8 +16,8 @@ use std::any::TypeId;
 use clap::ArgAction;
 
 /// The subcommands offered as tools, in the order `quill tools` lists them.
-pub(crate) const TOOLS: [&str; 8] = [
-    "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm",
+pub(crate) const TOOLS: [&str; 9] = [
+    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm",
 ];
 
 /// Tool names are the op with this prefix (`quill_read`): a harness's own `read` or `edit`

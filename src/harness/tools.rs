@@ -1,5 +1,5 @@
 //! `quill tools --format openai|anthropic|json`: the function-calling definitions of read,
-//! write, edit, glob, grep, transfer, undo and rm — a name (`quill_read`, …), a paragraph written
+//! write, edit, apply, glob, grep, transfer, undo and rm — a name (`quill_read`, …), a paragraph written
 //! for a model, and an argument JSON Schema generated from the clap definitions
 //! (`cli::canonical()`, through `harness::params`), so a property is a flag or positional of
 //! the command, typed by its action and value parser, described by its help line. Keys are
@@ -89,6 +89,12 @@ fn schema(params: &[Param], op: &str) -> Value {
 }
 
 fn property(p: &Param, op: &str) -> Value {
+    if op == "apply" && p.id == "patch" {
+        return json!({
+            "type": "string",
+            "description": "The patch itself (not a file name): a unified diff as `git diff` writes it, or a Codex patch from `*** Begin Patch` to `*** End Patch`.",
+        });
+    }
     if op == "edit" && p.id == "edits" {
         return json!({
             "type": "array",
@@ -159,6 +165,9 @@ pub(crate) fn description(op: &str) -> &'static str {
         }
         "undo" => {
             "Restore a file to what it was before quill's last change to it in this session (write, edit, transfer; up to 8 steps, one per call). `dryRun` shows the diff and changes nothing. Errors that need action: nothing_to_undo — quill made no change to this file in this session; stale — the file changed after quill's change: quill_read it and repair it with quill_edit. Examples: {\"path\": \"src/lib.rs\"}, {\"path\": \"src/lib.rs\", \"dryRun\": true}."
+        }
+        "apply" => {
+            "Apply a patch to several files at once: all of them change, or none. `patch` is the patch text: a unified diff (`--- a/P`, `+++ b/P`, `@@` hunks; `/dev/null` creates or deletes) or a Codex patch (`*** Begin Patch`, `*** Update File: P` with `@@` chunks, `*** Add File: P`, `*** Delete File: P`, `*** Move to: Q`, `*** End Patch`). Every file it changes must have been read in this session with quill_read and be unchanged since; a file it creates must not exist. Hunks are found by their lines, not line numbers; a chunk whose lines occur twice needs an `@@ LINE` naming its function or class. `check` only tests it; `dryRun` shows the diff. quill_undo without a path reverts the whole apply. Errors that need action: patch_rejected — `error.problems` lists every problem with its file, kind and hint (not_read: quill_read the file; stale: read it again and redo the patch from its current lines; edit_no_match: the hunk's lines are not in the file, `window` shows what is there; edit_ambiguous: add an @@ line or context); invalid_argument — the patch is malformed at the line named. Example: {\"patch\": \"*** Begin Patch\\n*** Update File: src/a.py\\n@@ def f():\\n-    return 1\\n+    return 2\\n*** End Patch\\n\"}."
         }
         "rm" => {
             "Delete one file that was read in this session with quill_read and is unchanged since; quill_undo brings it back. A directory or a symbolic link is refused. `dryRun` shows the deletion as a diff and removes nothing. Errors that need action: not_read — call quill_read on the file first; stale — the file changed since it was read: quill_read it again and decide whether it should still go; is_directory — rm deletes files only; symlink — name the link's target. Examples: {\"path\": \"src/old.rs\"}, {\"path\": \"src/old.rs\", \"dryRun\": true}."

@@ -180,6 +180,7 @@ fn success_json(op: &str, report: &Report, warnings: &[Warning]) -> serde_json::
         Report::Read(r) => encode(op, r, warnings),
         Report::Listing(r) => encode(op, r, warnings),
         Report::Mutation(r) => encode(op, r, warnings),
+        Report::Apply(r) => encode(op, r, warnings),
         Report::Glob(r) => encode(op, r, warnings),
         Report::Grep(r) => encode(op, r, warnings),
         Report::Transfer(r) => encode(op, r, warnings),

@@ -10,7 +10,7 @@ pub(crate) use super::palette::Palette;
 use super::{OutputConfig, Shown};
 use crate::error::Error;
 use crate::report::{
-    AsTyped, GrepBody, ListingReport, MutationReport, ReadReport, Report, StateReport,
+    ApplyReport, AsTyped, GrepBody, ListingReport, MutationReport, ReadReport, Report, StateReport,
     TransferReport,
 };
 
@@ -24,6 +24,7 @@ pub(crate) fn render(
         Report::Read(r) => read(w, r, p),
         Report::Listing(r) => listing(w, r, p),
         Report::Mutation(r) => mutation(w, cfg, r, p),
+        Report::Apply(r) => apply(w, cfg, r, p),
         Report::Glob(r) => super::search::render_glob(w, cfg, r, p),
         Report::Grep(r) => {
             super::search::render_grep(w, cfg, r, p)?;
@@ -191,6 +192,61 @@ fn mutation(
         w,
         "{}: {} bytes, +{} -{} lines{extra}",
         p.reset, r.bytes, r.added, r.removed
+    )
+}
+
+/// Each file's diff under a bold header, then a line a file (`modified a.rs: +3 -1 lines`) and
+/// the total.
+fn apply(w: &mut dyn Write, cfg: &OutputConfig, r: &ApplyReport, p: &Palette) -> io::Result<()> {
+    for f in &r.files {
+        if f.diff.is_empty() {
+            continue;
+        }
+        write!(w, "{}", p.bold)?;
+        Shown::new(&cfg.cwd, &f.typed, &f.path).write_to(w)?;
+        writeln!(w, "{}", p.reset)?;
+        diff(w, &f.diff, p)?;
+    }
+    if r.diff_truncated {
+        writeln!(w, "{}(some diffs cut at 200 lines){}", p.dim, p.reset)?;
+    }
+    let would = if r.check || r.dry_run {
+        "would be "
+    } else {
+        ""
+    };
+    for f in &r.files {
+        write!(w, "{would}{} ", f.action)?;
+        if let Some(src) = &f.source {
+            Shown::new(&cfg.cwd, &f.typed, src).write_to(w)?;
+            w.write_all(b" -> ")?;
+        }
+        Shown::new(&cfg.cwd, &f.typed, &f.path).write_to(w)?;
+        if r.check {
+            writeln!(w)?;
+        } else {
+            writeln!(w, ": +{} -{} lines", f.added, f.removed)?;
+        }
+    }
+    let n = r.files.len();
+    let verb = match (r.op, r.check, r.dry_run) {
+        ("undo", _, true) => "would undo",
+        ("undo", _, false) => "undone",
+        (_, true, _) => "the patch applies",
+        (_, _, true) => "the patch would apply",
+        _ => "applied",
+    };
+    writeln!(
+        w,
+        "{}{verb}: {n} file{}{}{}",
+        p.bold,
+        if n == 1 { "" } else { "s" },
+        if r.matched_fuzzily {
+            ", matched fuzzily"
+        } else {
+            ""
+        },
+        p.reset
     )
 }
 

@@ -2,6 +2,7 @@
 //! field — this is the JSON contract (camelCase keys; `#[serde(skip)]` fields only shape text
 //! output). `cmd` builds them, `output` prints them; nothing here does I/O or knows either.
 
+pub(crate) mod apply;
 pub(crate) mod mutation;
 pub(crate) mod read;
 pub(crate) mod search;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 use crate::error::exit;
 
+pub(crate) use apply::ApplyReport;
 pub(crate) use mutation::{LineSpan, MutationReport};
 pub(crate) use read::{ListingEntry, ListingReport, ReadReport};
 pub(crate) use search::{GlobReport, GrepBody, GrepReport};
@@ -27,6 +29,7 @@ pub(crate) enum Report {
     /// `quill read DIR`.
     Listing(ListingReport),
     Mutation(MutationReport),
+    Apply(ApplyReport),
     Glob(GlobReport),
     Grep(GrepReport),
     Transfer(TransferReport),

@@ -56,13 +56,27 @@ impl<'a> History<'a> {
     /// push the step, then enforce the bounds. Failures to keep a blob only cost the undo (a
     /// warning).
     pub fn push(&self, session: &mut Session, key: &str, before: Before, after: &str) {
-        push(self, session, key, before, after, None)
+        push(self, session, key, before, after, None, None)
+    }
+
+    /// `push` (or, with `removed`, `push_removal`) of one file of the multi-file change
+    /// `group`: undone together by `quill undo` without a path.
+    pub fn push_in_group(
+        &self,
+        session: &mut Session,
+        key: &str,
+        before: Before,
+        after: &str,
+        removed: Option<u32>,
+        group: u64,
+    ) {
+        push(self, session, key, before, after, removed, Some(group))
     }
 
     /// Record the removal of `key` (`quill rm`), whose content was `before` and permission
     /// bits `mode`: undo recreates it.
     pub fn push_removal(&self, session: &mut Session, key: &str, before: Before, mode: u32) {
-        push(self, session, key, before, "", Some(mode))
+        push(self, session, key, before, "", Some(mode), None)
     }
 
     /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
@@ -83,6 +97,7 @@ fn push(
     before: Before,
     after: &str,
     removed: Option<u32>,
+    group: Option<u64>,
 ) {
     let dir = &h.dir;
     let (before_hash, size) = match before {
@@ -98,7 +113,7 @@ fn push(
             return;
         }
         Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
-            return push(h, session, key, Before::TooLarge, after, removed);
+            return push(h, session, key, Before::TooLarge, after, removed, group);
         }
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
@@ -122,6 +137,7 @@ fn push(
         at: session.clock,
         removed: removed.is_some(),
         mode: removed,
+        group,
     };
     let steps = session.history.entry(key.to_string()).or_default();
     steps.push(step);

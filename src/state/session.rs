@@ -79,6 +79,10 @@ pub struct UndoStep {
     /// The session clock when the step was taken (the oldest step is dropped first).
     #[serde(default)]
     pub at: u64,
+    /// The steps one multi-file change (`apply`) took share this: `quill undo` without a path
+    /// reverts them together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<u64>,
 }
 
 /// A session's state file.
@@ -370,6 +374,7 @@ mod tests {
             at: 1,
             removed: false,
             mode: None,
+            group: None,
         };
         let older = UndoStep {
             before: Some("b0".into()),
@@ -378,6 +383,7 @@ mod tests {
             at: 0,
             removed: false,
             mode: None,
+            group: None,
         };
         s.record(baseline("/f"));
         s.history

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use crate::util::*;
 
-const TOOLS: [&str; 8] = [
-    "read", "write", "edit", "glob", "grep", "transfer", "undo", "rm",
+const TOOLS: [&str; 9] = [
+    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm",
 ];
 
 /// The flags `--help` lists that a tool's schema leaves out on purpose: text output only,
@@ -215,7 +215,7 @@ fn every_flag_of_each_command_is_in_its_schema() {
     }
     // Types follow the flags: a switch is a boolean, a count an integer, a repeatable flag
     // an array, a closed set of values an enum, a default is the CLI's.
-    let grep = &tools(&env, "json")[4]["inputSchema"]["properties"];
+    let grep = &tools(&env, "json")[5]["inputSchema"]["properties"];
     assert_eq!(grep["ignoreCase"]["type"], "boolean");
     assert_eq!(grep["context"]["type"], "integer");
     assert_eq!(grep["glob"]["type"], "array");

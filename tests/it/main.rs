@@ -3,6 +3,8 @@
 //! the bytes left on disk. One module per command or concern.
 
 mod answer;
+mod apply;
+mod apply_crash;
 mod util;
 
 mod cli;

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use crate::util::*;
 
 /// The names `quill schema` knows, as committed under `schema/NAME.json`.
-const NAMES: [&str; 12] = [
-    "read", "write", "edit", "undo", "rm", "glob", "grep", "transfer", "state", "version", "error",
-    "progress",
+const NAMES: [&str; 13] = [
+    "read", "write", "edit", "apply", "undo", "rm", "glob", "grep", "transfer", "state", "version",
+    "error", "progress",
 ];
 
 fn schema_dir() -> &'static Path {

@@ -4,7 +4,11 @@
 //! (no redo), the restored content becomes the baseline. Undoing a creation removes the file —
 //! again only while it still holds what quill created. Undoing a removal (`quill rm`) recreates
 //! the file with its old bytes — only while nothing is at the path (else `stale`), published
-//! no-replace so that a file created meanwhile is never clobbered.
+//! no-replace so that a file created meanwhile is never clobbered. Without a path, the
+//! session's last change is undone: one file's, or every file of a multi-file change
+//! (`apply`) at once, as one transaction (`group`).
+
+mod group;
 
 use crate::cli::UndoArgs;
 use crate::error::{Error, Result};
@@ -21,23 +25,38 @@ use crate::state::{Baseline, path_key};
 
 /// A checked `quill undo`.
 pub(crate) struct UndoRequest {
-    resolved: Resolved,
+    /// The file; None: the session's last change.
+    resolved: Option<Resolved>,
     dry_run: bool,
 }
 
 impl UndoArgs {
     /// Resolve the path (read-only refused).
     pub(crate) fn resolve(self, s: &Settings) -> Result<UndoRequest> {
+        let resolved = match &self.path {
+            Some(path) => Some(guard::resolve(s, path, "undo")?),
+            None => {
+                s.check_writable(&s.cwd, "undo the last change in")?;
+                None
+            }
+        };
         Ok(UndoRequest {
-            resolved: guard::resolve(s, &self.path, "undo")?,
+            resolved,
             dry_run: self.dry_run,
         })
     }
 }
 
 pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
-    let dry_run = req.dry_run;
-    let locked = guard::lock(s, req.resolved)?;
+    match req.resolved {
+        Some(resolved) => run_file(s, resolved, req.dry_run),
+        None => group::run_last(s, req.dry_run),
+    }
+}
+
+/// Undo the last change of one file.
+fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
+    let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
     let key = path_key(&target);
     let store = s.store();

@@ -1,0 +1,601 @@
+//! One file section of `quill apply`, judged under its mutation lock (docs/commands/apply.md):
+//! what the section does (modify, create, delete, move), whether the session may do it (a
+//! fresh baseline or `--expect-sha256`; a creation only where nothing is; a deletion or move
+//! only of a file unchanged since read, never through a link), and the new content from
+//! `patch::apply`. Every problem becomes a `PatchProblem`; a hunk that misses gets `edit`'s miss
+//! diagnosis, a patch already applied is named as such. Nothing here writes.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use crate::encoding::Encoding;
+use crate::error::{Error, MissFix, PatchProblem, exit};
+use crate::guard::{self, Current};
+use crate::parent::Parent;
+use crate::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
+use crate::paths::{self, Resolved};
+use crate::placeholder;
+use crate::probe::sha256_bytes;
+use crate::settings::Settings;
+use crate::sniff::{self, Sniffed};
+
+/// The options every section shares.
+pub(crate) struct Options {
+    pub fuzzy: bool,
+    pub max_file_bytes: u64,
+    pub allow_placeholder: bool,
+}
+
+/// What a section does to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileAction {
+    Modified,
+    Created,
+    Deleted,
+    Moved,
+}
+
+impl FileAction {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            FileAction::Modified => "modified",
+            FileAction::Created => "created",
+            FileAction::Deleted => "deleted",
+            FileAction::Moved => "moved",
+        }
+    }
+}
+
+/// A move's source: resolved, its directory held, its current content.
+pub(crate) struct Source {
+    pub resolved: Resolved,
+    pub parent: Option<Parent>,
+    pub cur: Current,
+}
+
+/// A section that may land.
+pub(crate) struct Planned {
+    pub action: FileAction,
+    /// The file written (created, modified, moved to) or deleted.
+    pub target: Resolved,
+    /// Its directory, held (None: a created file's missing directories, made at landing).
+    pub parent: Option<Parent>,
+    /// What the target holds now (None: it does not exist).
+    pub cur: Option<Current>,
+    pub source: Option<Source>,
+    pub new_bytes: Vec<u8>,
+    pub sha256: String,
+    /// The permission bits of a created file (a move keeps the source's).
+    pub mode: Option<u32>,
+    /// The new baseline's `complete`: the caller's knowledge of the old file was whole.
+    pub complete: bool,
+    pub hunks: usize,
+    pub spans: Vec<LineSpan>,
+    pub matched_fuzzily: bool,
+}
+
+type Problems = Vec<PatchProblem>;
+
+/// Judge one section and plan its new content.
+pub(crate) fn plan(
+    s: &Settings,
+    fp: &FilePatch,
+    old: Option<Resolved>,
+    new: Option<Resolved>,
+    expects: &BTreeMap<PathBuf, String>,
+    opts: &Options,
+) -> Result<Planned, Problems> {
+    let one = |path: &Path, e: Error| vec![PatchProblem::of(path, fp.line, &e)];
+    if fp.binary {
+        let path = new.as_ref().or(old.as_ref()).map(|r| r.target.clone());
+        let path = path.unwrap_or_default();
+        return Err(one(
+            &path,
+            Error::invalid_argument_fix(
+                format!(
+                    "the patch's section for {} is a binary patch, which quill cannot apply",
+                    path.display()
+                ),
+                "leave binary files out of the patch (`git diff --no-binary`), and change them with `quill write` or `quill transfer`",
+            ),
+        ));
+    }
+    let expect = |r: &Resolved| expects.get(&r.target).map(String::as_str);
+    match (old, new) {
+        (None, None) => Err(Vec::new()),
+        (None, Some(new)) => create(s, fp, new, expect, opts),
+        (Some(old), None) => delete(s, fp, old, expect, opts),
+        (Some(old), Some(new)) if old.target == new.target => modify(s, fp, new, expect, opts),
+        (Some(old), Some(new)) => moved(s, fp, old, new, expect, opts),
+    }
+}
+
+/// The file's directory held and its current content, or the problem.
+fn load(
+    s: &Settings,
+    fp: &FilePatch,
+    r: &Resolved,
+    opts: &Options,
+) -> Result<(Option<Parent>, Option<Current>), Problems> {
+    let one = |e: Error| vec![PatchProblem::of(&r.target, fp.line, &e)];
+    let parent = guard::parent(s, &r.target).map_err(one)?;
+    let cur = guard::current(
+        parent.as_ref(),
+        opts.max_file_bytes,
+        Some(opts.max_file_bytes),
+    )
+    .map_err(one)?;
+    Ok((parent, cur))
+}
+
+/// The existing file must be fresh, and text quill can patch byte for byte.
+fn check_existing(
+    s: &Settings,
+    fp: &FilePatch,
+    r: &Resolved,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<bool, Problems> {
+    let one = |e: Error| vec![PatchProblem::of(&r.target, fp.line, &e)];
+    let bytes = cur.bytes.as_deref().unwrap_or(&[]);
+    match sniff::sniff(&bytes[..bytes.len().min(sniff::SNIFF_LEN)]) {
+        Sniffed::Text {
+            encoding: Encoding::Utf16Le | Encoding::Utf16Be,
+        } => {
+            return Err(one(Error::encoding(
+                &r.target,
+                format!(
+                    "{} is UTF-16, which a text patch cannot change byte for byte; change it with `quill edit`",
+                    r.target.display()
+                ),
+            )));
+        }
+        Sniffed::Text { .. } => {}
+        Sniffed::Binary { guess } => {
+            return Err(one(Error::BinaryFile {
+                path: r.target.clone(),
+                size: bytes.len() as u64,
+                guess,
+            }));
+        }
+        Sniffed::Image { mime } => {
+            return Err(one(Error::BinaryFile {
+                path: r.target.clone(),
+                size: bytes.len() as u64,
+                guess: mime,
+            }));
+        }
+        Sniffed::Pdf => {
+            return Err(one(Error::BinaryFile {
+                path: r.target.clone(),
+                size: bytes.len() as u64,
+                guess: "PDF document",
+            }));
+        }
+    }
+    guard::check_fresh(s, &r.target, cur, expect).map_err(one)
+}
+
+/// A deleted or moved file is the file itself, never a link to it.
+fn refuse_link(fp: &FilePatch, r: &Resolved, what: &'static str) -> Result<(), Problems> {
+    let named = r.via_symlink.as_ref().or_else(|| {
+        fs::symlink_metadata(&r.requested)
+            .is_ok_and(|m| m.file_type().is_symlink())
+            .then_some(&r.requested)
+    });
+    match named {
+        Some(link) => Err(vec![PatchProblem::of(
+            link,
+            fp.line,
+            &Error::Symlink {
+                path: link.clone(),
+                reason: what,
+            },
+        )]),
+        None => Ok(()),
+    }
+}
+
+fn modify<'e>(
+    s: &Settings,
+    fp: &FilePatch,
+    r: Resolved,
+    expect: impl Fn(&Resolved) -> Option<&'e str>,
+    opts: &Options,
+) -> Result<Planned, Problems> {
+    let (parent, cur) = load(s, fp, &r, opts)?;
+    let Some(cur) = cur else {
+        return Err(missing(s, fp, &r, expect(&r)));
+    };
+    let complete = check_existing(s, fp, &r, &cur, expect(&r))?;
+    let body = cur.bytes.as_deref().unwrap_or(&[]);
+    let applied = hunks(fp, &r.target, body, opts)?;
+    let sha256 = sha256_bytes(&applied.new_body);
+    Ok(Planned {
+        action: FileAction::Modified,
+        parent,
+        cur: Some(cur),
+        source: None,
+        sha256,
+        mode: None,
+        complete,
+        hunks: fp.hunks.len(),
+        spans: applied.spans,
+        matched_fuzzily: applied.matched_fuzzily,
+        new_bytes: applied.new_body,
+        target: r,
+    })
+}
+
+fn create<'e>(
+    s: &Settings,
+    fp: &FilePatch,
+    r: Resolved,
+    expect: impl Fn(&Resolved) -> Option<&'e str>,
+    opts: &Options,
+) -> Result<Planned, Problems> {
+    let (parent, cur) = load(s, fp, &r, opts)?;
+    if cur.is_some() || r.exists {
+        return Err(vec![exists(fp, &r.target)]);
+    }
+    guard::check_missing(s, &r.target, expect(&r))
+        .map_err(|e| vec![PatchProblem::of(&r.target, fp.line, &e)])?;
+    let content = patch::created_content(fp);
+    if !opts.allow_placeholder {
+        placeholders(fp, &r.target, "")?;
+    }
+    let sha256 = sha256_bytes(&content);
+    let mode = fp
+        .new_mode
+        .map(|m| if m & 0o111 != 0 { 0o777 } else { 0o666 } & !crate::publish::umask());
+    Ok(Planned {
+        action: FileAction::Created,
+        parent,
+        cur: None,
+        source: None,
+        sha256,
+        mode,
+        complete: true,
+        hunks: fp.hunks.len(),
+        spans: vec![LineSpan {
+            start_line: 1,
+            end_line: content.split_inclusive(|b| *b == b'\n').count(),
+        }],
+        matched_fuzzily: false,
+        new_bytes: content,
+        target: r,
+    })
+}
+
+fn delete<'e>(
+    s: &Settings,
+    fp: &FilePatch,
+    r: Resolved,
+    expect: impl Fn(&Resolved) -> Option<&'e str>,
+    opts: &Options,
+) -> Result<Planned, Problems> {
+    refuse_link(
+        fp,
+        &r,
+        "a patch never deletes through a link (its target would go and the link dangle)",
+    )?;
+    let (parent, cur) = load(s, fp, &r, opts)?;
+    let Some(cur) = cur else {
+        return Err(missing(s, fp, &r, expect(&r)));
+    };
+    let complete = check_existing(s, fp, &r, &cur, expect(&r))?;
+    // A unified deletion spells the content out: it must be what the file holds.
+    if !fp.hunks.is_empty() {
+        let body = cur.bytes.as_deref().unwrap_or(&[]);
+        let applied = hunks(fp, &r.target, body, opts)?;
+        if !applied.new_body.is_empty() {
+            return Err(vec![PatchProblem::of(
+                &r.target,
+                fp.line,
+                &Error::Stale {
+                    path: r.target.clone(),
+                    session: s.session.clone(),
+                    deleted: false,
+                },
+            )
+            .reworded(
+                format!(
+                    "the patch deletes {}, but the file holds more than the patch removes",
+                    r.target.display()
+                ),
+                "the patch was made from another version of the file: make it again from the current file",
+            )]);
+        }
+    }
+    Ok(Planned {
+        action: FileAction::Deleted,
+        parent,
+        sha256: String::new(),
+        cur: Some(cur),
+        source: None,
+        mode: None,
+        complete,
+        hunks: fp.hunks.len(),
+        spans: Vec::new(),
+        matched_fuzzily: false,
+        new_bytes: Vec::new(),
+        target: r,
+    })
+}
+
+fn moved<'e>(
+    s: &Settings,
+    fp: &FilePatch,
+    old: Resolved,
+    new: Resolved,
+    expect: impl Fn(&Resolved) -> Option<&'e str>,
+    opts: &Options,
+) -> Result<Planned, Problems> {
+    refuse_link(
+        fp,
+        &old,
+        "a patch never moves a link's target away (the link would dangle)",
+    )?;
+    let mut problems = Vec::new();
+    let source = (|| {
+        let (sparent, scur) = load(s, fp, &old, opts)?;
+        let Some(scur) = scur else {
+            return Err(missing(s, fp, &old, expect(&old)));
+        };
+        let complete = check_existing(s, fp, &old, &scur, expect(&old))?;
+        Ok((sparent, scur, complete))
+    })();
+    let dest = (|| {
+        let (parent, cur) = load(s, fp, &new, opts)?;
+        if cur.is_some() || new.exists {
+            return Err(vec![exists(fp, &new.target)]);
+        }
+        guard::check_missing(s, &new.target, expect(&new))
+            .map_err(|e| vec![PatchProblem::of(&new.target, fp.line, &e)])?;
+        Ok(parent)
+    })();
+    let (source, parent) = match (source, dest) {
+        (Ok(src), Ok(parent)) => (src, parent),
+        (a, b) => {
+            problems.extend(a.err().unwrap_or_default());
+            problems.extend(b.err().unwrap_or_default());
+            return Err(problems);
+        }
+    };
+    let (sparent, scur, complete) = source;
+    let body = scur.bytes.as_deref().unwrap_or(&[]);
+    let applied = hunks(fp, &old.target, body, opts)?;
+    let sha256 = sha256_bytes(&applied.new_body);
+    Ok(Planned {
+        action: FileAction::Moved,
+        parent,
+        cur: None,
+        mode: Some(scur.meta.mode() & 0o7777),
+        source: Some(Source {
+            resolved: old,
+            parent: sparent,
+            cur: scur,
+        }),
+        sha256,
+        complete,
+        hunks: fp.hunks.len(),
+        spans: applied.spans,
+        matched_fuzzily: applied.matched_fuzzily,
+        new_bytes: applied.new_body,
+        target: new,
+    })
+}
+
+/// A file the section changes is not there: `stale` when the session knew it (someone deleted
+/// it since), else `not_found`.
+fn missing(s: &Settings, fp: &FilePatch, r: &Resolved, expect: Option<&str>) -> Problems {
+    let e = match guard::check_missing(s, &r.target, expect) {
+        Err(e) => e,
+        Ok(()) => paths::not_found(&r.target),
+    };
+    vec![PatchProblem::of(&r.target, fp.line, &e)]
+}
+
+/// A file the section creates is already there.
+fn exists(fp: &FilePatch, target: &Path) -> PatchProblem {
+    PatchProblem::of(
+        target,
+        fp.line,
+        &Error::CreateConflict {
+            path: target.to_path_buf(),
+        },
+    )
+    .reworded(
+        format!("the patch creates {}, which exists", target.display()),
+        &format!(
+            "`quill read {}` and change it with an update section instead (or remove it first with `quill rm`)",
+            crate::error::shell_quote(target)
+        ),
+    )
+}
+
+/// Apply the section's hunks to `body`; every failing hunk is a problem (and a patch whose
+/// every hunk is already there is `already_applied`).
+fn hunks(
+    fp: &FilePatch,
+    target: &Path,
+    body: &[u8],
+    opts: &Options,
+) -> Result<patch::Applied, Problems> {
+    if !opts.allow_placeholder {
+        placeholders(fp, target, &String::from_utf8_lossy(body))?;
+    }
+    let aopts = ApplyOptions { fuzzy: opts.fuzzy };
+    match patch::apply(body, &fp.hunks, &aopts) {
+        Ok(a) => Ok(a),
+        Err(failures) => {
+            if !fp.hunks.is_empty() && patch::apply(body, &reversed(&fp.hunks), &aopts).is_ok() {
+                return Err(vec![already_applied(fp, target)]);
+            }
+            Err(failures
+                .into_iter()
+                .map(|f| hunk_problem(target, f))
+                .collect())
+        }
+    }
+}
+
+/// The hunks undone: what the file holds when the patch is already applied.
+fn reversed(hunks: &[Hunk]) -> Vec<Hunk> {
+    hunks
+        .iter()
+        .map(|h| Hunk {
+            lines: h
+                .lines
+                .iter()
+                .map(|l| match l {
+                    HunkLine::Add(b) => HunkLine::Remove(b.clone()),
+                    HunkLine::Remove(b) => HunkLine::Add(b.clone()),
+                    HunkLine::Context(b) => HunkLine::Context(b.clone()),
+                })
+                .collect(),
+            old_no_eol: h.new_no_eol,
+            new_no_eol: h.old_no_eol,
+            old_start: None,
+            ..h.clone()
+        })
+        .collect()
+}
+
+fn already_applied(fp: &FilePatch, target: &Path) -> PatchProblem {
+    PatchProblem::of(
+        target,
+        fp.line,
+        &Error::AlreadyApplied {
+            path: target.to_path_buf(),
+        },
+    )
+    .reworded(
+        format!(
+            "{} already holds what this section of the patch makes (it was applied before)",
+            target.display()
+        ),
+        "nothing to do for this file: leave its section out of the patch",
+    )
+}
+
+fn hunk_problem(target: &Path, f: patch::HunkFailure) -> PatchProblem {
+    let n = f.hunk_index + 1;
+    let at = |m: String| format!("hunk {n} (line {} of the patch): {m}", f.line);
+    let shown = target.display();
+    let quoted = crate::error::shell_quote(target);
+    let mut p = match f.error {
+        HunkError::NoMatch {
+            reason,
+            window,
+            difference,
+            fix,
+        } => {
+            let hint = match fix {
+                MissFix::Fuzzy | MissFix::FuzzyUnnumbered | MissFix::FuzzyUnescaped => {
+                    "apply again with --fuzzy: the hunk matches there once whitespace and look-alike characters are ignored".to_string()
+                }
+                MissFix::Unique => {
+                    "add context lines to the hunk (or an `@@ LINE` anchor) so that it matches one place".to_string()
+                }
+                _ => format!(
+                    "the file's lines differ from the hunk's context and removed lines (see `window`): make the patch again from the current file (`quill read {quoted}`)"
+                ),
+            };
+            let e = Error::EditNoMatch {
+                message: String::new(),
+                path: target.to_path_buf(),
+                edit_index: f.hunk_index,
+                reason,
+                window,
+                difference,
+                fix,
+            };
+            PatchProblem::of(target, f.line, &e)
+                .reworded(at(format!("its lines are not in {shown}")), &hint)
+        }
+        HunkError::Ambiguous { count, lines } => {
+            let shown_lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            let e = Error::EditAmbiguous {
+                message: String::new(),
+                path: target.to_path_buf(),
+                edit_index: f.hunk_index,
+                count,
+                lines,
+                fuzzy: false,
+                expect_count: None,
+            };
+            PatchProblem::of(target, f.line, &e).reworded(
+                at(format!(
+                    "its lines occur {count} times in {shown} (lines {}), and nothing tells which is meant",
+                    shown_lines.join(", ")
+                )),
+                "add an `@@ LINE` line above the hunk naming the function or class it is in, or more context lines",
+            )
+        }
+        HunkError::AnchorNotFound { anchor } => {
+            PatchProblem::of(target, f.line, &Error::invalid_argument(String::new())).reworded_as(
+                "edit_no_match",
+                exit::REFUSED,
+                at(format!("its `@@ {anchor}` line is not in {shown}")),
+                &format!("name a line {shown} has (`quill read {quoted}`), or leave the @@ line bare"),
+            )
+        }
+        HunkError::NotAtEnd => PatchProblem::of(target, f.line, &Error::invalid_argument(String::new()))
+            .reworded_as(
+                "edit_no_match",
+                exit::REFUSED,
+                at(format!("it must end at the end of {shown}, but its lines match earlier")),
+                "drop `*** End of File` (or the `\\ No newline at end of file` line) from the hunk, or make the patch again",
+            ),
+    };
+    p.hunk_index = Some(f.hunk_index);
+    p
+}
+
+/// An omission placeholder (`// ... existing code ...`) among a section's added lines that
+/// neither its removed lines nor the file have: the lines it stands for would be lost.
+fn placeholders(fp: &FilePatch, target: &Path, file: &str) -> Result<(), Problems> {
+    let mut problems = Vec::new();
+    for (i, h) in fp.hunks.iter().enumerate() {
+        let mut added = Vec::new();
+        let mut old = Vec::new();
+        for l in &h.lines {
+            match l {
+                HunkLine::Add(b) => {
+                    added.extend_from_slice(b);
+                    added.push(b'\n');
+                }
+                HunkLine::Remove(b) | HunkLine::Context(b) => {
+                    old.extend_from_slice(b);
+                    old.push(b'\n');
+                }
+            }
+        }
+        let added: Cow<str> = String::from_utf8_lossy(&added);
+        let old: Cow<str> = String::from_utf8_lossy(&old);
+        if let Some(p) = placeholder::introduced(&added, &[&old, file]) {
+            let mut problem = PatchProblem::of(target, h.line, &Error::invalid_argument(String::new()))
+                .reworded(
+                    format!(
+                        "hunk {} (line {} of the patch) adds an omission placeholder, `{}`, that {} does not have: quill writes lines literally, so the lines it stands for would be lost",
+                        i + 1,
+                        h.line,
+                        p.text,
+                        target.display()
+                    ),
+                    "put the real lines in the hunk instead of the placeholder; if the line is meant literally, apply again with --allow-placeholder",
+                );
+            problem.hunk_index = Some(i);
+            problems.push(problem);
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}

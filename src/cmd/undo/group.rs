@@ -1,0 +1,152 @@
+//! `quill undo` without a path (docs/commands/undo.md): the session's last change is undone.
+//! A change of one file goes to the per-file undo; the steps of a multi-file change (`apply`,
+//! sharing one `group`) are undone together — every file only while it still holds exactly
+//! what the change wrote (a recreated file only where nothing is), as one transaction
+//! (`journal::commit`), or not at all. Each restored content becomes the file's baseline and
+//! each step is popped.
+
+use crate::cmd::apply::files::{FileAction, Planned};
+use crate::cmd::apply::{self};
+use crate::error::{Error, Result};
+use crate::guard;
+use crate::paths;
+use crate::probe::{Identity, sha256_bytes};
+use crate::report::Report;
+use crate::settings::Settings;
+use crate::state::history::MAX_SESSION_BYTES;
+use crate::state::session::{Session, UndoStep};
+use crate::state::{Baseline, path_from_key};
+
+/// One file's step: its key and the step.
+type Step = (String, UndoStep);
+
+/// The steps the session's last change took, and its group if it had one.
+fn last_change(session: &Session) -> Option<(Vec<Step>, Option<u64>)> {
+    let (key, step) = session
+        .history
+        .iter()
+        .filter_map(|(k, steps)| steps.last().map(|st| (k, st)))
+        .max_by_key(|(_, st)| st.at)?;
+    let Some(group) = step.group else {
+        return Some((vec![(key.clone(), step.clone())], None));
+    };
+    let members = session
+        .history
+        .iter()
+        .filter_map(|(k, steps)| {
+            steps
+                .last()
+                .filter(|st| st.group == Some(group))
+                .map(|st| (k.clone(), st.clone()))
+        })
+        .collect();
+    Some((members, Some(group)))
+}
+
+pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
+    let store = s.store();
+    let file = store.session(&s.session);
+    let nothing = || Error::NothingToUndo {
+        path: s.cwd.clone(),
+        session: s.session.clone(),
+    };
+    let (members, group) = last_change(&file.load()?).ok_or_else(nothing)?;
+    if group.is_none() {
+        let path = path_from_key(&members[0].0);
+        let resolved = guard::resolve(s, &path, "undo")?;
+        return super::run_file(s, resolved, dry_run);
+    }
+    let mut resolved = Vec::with_capacity(members.len());
+    for (key, _) in &members {
+        resolved.push(paths::resolve(
+            &s.cwd,
+            s.root.as_ref(),
+            &path_from_key(key),
+        )?);
+    }
+    let targets: Vec<&std::path::Path> = resolved.iter().map(|r| r.target.as_path()).collect();
+    let _locks = store.lock_mutations(&targets)?;
+    // Under the locks: the steps as they are now (another process may have undone some).
+    let session = file.load()?;
+    let history = file.history();
+    let mut planned = Vec::with_capacity(members.len());
+    let mut popped = Vec::with_capacity(members.len());
+    for (r, (key, step)) in resolved.into_iter().zip(members) {
+        let now = session.history.get(&key).and_then(|st| st.last());
+        if now != Some(&step) {
+            continue;
+        }
+        let target = r.target.clone();
+        let stale = |deleted| Error::Stale {
+            path: target.clone(),
+            session: s.session.clone(),
+            deleted,
+        };
+        let parent = guard::parent(s, &target)?;
+        let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;
+        let (action, bytes, mode) = match (&step.before, step.removed, &cur) {
+            // The change removed it: it comes back, only where nothing is.
+            (Some(hash), true, None) => (
+                FileAction::Created,
+                history.load_blob(&target, hash)?,
+                step.mode.map(|m| m & 0o777),
+            ),
+            (_, true, Some(_)) => return Err(stale(false)),
+            (_, _, None) => return Err(stale(true)),
+            (_, _, Some(c)) if c.sha256 != step.after => return Err(stale(false)),
+            // The change created it: it goes.
+            (None, _, Some(_)) => (FileAction::Deleted, Vec::new(), None),
+            (Some(hash), _, Some(_)) => (
+                FileAction::Modified,
+                history.load_blob(&target, hash)?,
+                None,
+            ),
+        };
+        let complete =
+            action == FileAction::Modified && session.baseline(&target).is_some_and(|b| b.complete);
+        planned.push(Planned {
+            action,
+            target: r,
+            parent,
+            cur,
+            source: None,
+            sha256: if action == FileAction::Deleted {
+                String::new()
+            } else {
+                sha256_bytes(&bytes)
+            },
+            new_bytes: bytes,
+            mode,
+            complete,
+            hunks: 0,
+            spans: Vec::new(),
+            matched_fuzzily: false,
+        });
+        popped.push((key, step));
+    }
+    if planned.is_empty() {
+        return Err(nothing());
+    }
+    if !dry_run {
+        let metas = apply::land(s, &mut planned)?;
+        let updated = file.update(|session| {
+            for ((p, meta), (key, step)) in planned.iter().zip(&metas).zip(&popped) {
+                let target = &p.target.target;
+                match meta {
+                    Some(meta) => {
+                        let id = Identity::of(meta);
+                        session.record(Baseline::new(target, p.sha256.clone(), &id, p.complete));
+                    }
+                    None => {
+                        session.forget(target);
+                    }
+                }
+                history.pop(session, key, step);
+            }
+        });
+        guard::committed_anyway(s, &planned[0].target.target, updated);
+    }
+    let mut report = apply::report(s, None, &planned, false, dry_run);
+    report.op = "undo";
+    Ok(Report::Apply(report))
+}

@@ -1,0 +1,701 @@
+//! Multi-file changes that land whole or not at all, even across a crash (docs/model.md,
+//! "Transactions"): `commit` stages every new content as a temporary file beside its target,
+//! under a name written beforehand into a journal in `<state-dir>/journal/<id>.json` (fsync'ed,
+//! and locked by the committing process for as long as it lives); seals (fsyncs) every one;
+//! then creates the commit marker `<id>.commit` — the commit point — and renames each file
+//! into place (or unlinks it, for a deletion), fsyncs each directory once, and removes the
+//! marker and the journal. `recover`, run by every quill process that touches files before it
+//! touches them, finds journals whose owner is gone (their lock is free): with a marker it
+//! rolls them forward (each temporary file still there is renamed into place, each deletion
+//! not yet done is done — only where the target still holds what the transaction expected),
+//! without one it rolls them back (the temporary files go; no target was touched). Either way
+//! it says so in a `journal_recovered` warning. The callers decide what changes and hold the
+//! files' mutation locks; this module knows nothing of patches or sessions' baselines.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::{self, File, Metadata, OpenOptions, TryLockError};
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::checked;
+use crate::error::{Error, Result};
+use crate::parent::{Parent, Parents};
+use crate::paths::Root;
+use crate::probe::{self, sha256_bytes};
+use crate::publish::{self, Staged};
+use crate::settings::Settings;
+use crate::state::{path_from_key, path_key};
+use crate::warnings::WarningKind;
+
+/// What a transaction does to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Action {
+    /// Replace the existing file (keeping its permission bits and owner).
+    Replace,
+    /// Create a file where none is (never replacing one that appeared meanwhile).
+    Create,
+    /// Remove the file.
+    Delete,
+}
+
+/// One file of a transaction, as the caller planned it (under the file's mutation lock).
+pub(crate) struct Member<'a> {
+    pub parent: &'a Parent,
+    pub action: Action,
+    /// The new content (empty for a deletion).
+    pub bytes: &'a [u8],
+    /// Replace: the replaced file's metadata (its mode and owner go to the new file; its
+    /// identity must still be at the name).
+    pub like: Option<&'a Metadata>,
+    /// Create: the permission bits (else 0666 less the umask).
+    pub mode: Option<u32>,
+    /// What the target holds now (Replace, Delete) — recovery touches only such a target.
+    pub old_sha256: Option<&'a str>,
+}
+
+/// The journal of one transaction, as written to `<id>.json`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Journal {
+    version: u32,
+    id: String,
+    pid: u32,
+    session: String,
+    /// The `--root` the transaction ran under: recovery opens the directories beneath it.
+    root: Option<String>,
+    entries: Vec<Entry>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Entry {
+    /// The target (`path_key`).
+    target: String,
+    /// The temporary file's name in the target's directory (`path_key`); none for a deletion.
+    temp: Option<String>,
+    action: Action,
+    old_sha256: Option<String>,
+    new_sha256: Option<String>,
+}
+
+const VERSION: u32 = 1;
+
+fn journal_dir(s: &Settings) -> PathBuf {
+    s.state_dir.join("journal")
+}
+
+/// The journal file, held (locked) by its transaction until it is removed.
+struct Held {
+    file: File,
+    path: PathBuf,
+    marker: PathBuf,
+}
+
+impl Held {
+    /// Remove the marker and the journal: the transaction is over.
+    fn finish(self) {
+        let _ = fs::remove_file(&self.marker);
+        let _ = fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+/// Carry out `members` as one transaction (docs/model.md): all of them land, or — for any
+/// failure before the commit point — none does and every temporary file is gone. Returns,
+/// per member, the published file's metadata (None for a deletion).
+pub(crate) fn commit(s: &Settings, members: &[Member]) -> Result<Vec<Option<Metadata>>> {
+    let id: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
+    let names: Vec<Option<OsString>> = members
+        .iter()
+        .enumerate()
+        .map(|(n, m)| (m.action != Action::Delete).then(|| Staged::txn_name(m.parent, &id, n)))
+        .collect();
+    let journal = Journal {
+        version: VERSION,
+        id: id.clone(),
+        pid: std::process::id(),
+        session: s.session.clone(),
+        root: s.root.as_ref().map(|r| path_key(&r.dir)),
+        entries: members
+            .iter()
+            .zip(&names)
+            .map(|(m, name)| Entry {
+                target: path_key(m.parent.target()),
+                temp: name.as_ref().map(|n| path_key(Path::new(n))),
+                action: m.action,
+                old_sha256: m.old_sha256.map(str::to_string),
+                new_sha256: (m.action != Action::Delete).then(|| sha256_bytes(m.bytes)),
+            })
+            .collect(),
+    };
+    let held = write_journal(s, &journal)?;
+
+    // Stage and seal every file; any failure drops the staged files (removing them) and the
+    // journal: nothing was touched.
+    let staged = match stage_all(members, &names) {
+        Ok(staged) => staged,
+        Err(e) => {
+            held.finish();
+            return Err(e);
+        }
+    };
+    // The commit point: from here on the change happens, now or at the next recovery.
+    if let Err(e) = create_marker(&held) {
+        drop(staged);
+        held.finish();
+        return Err(e);
+    }
+    let mut metas = Vec::with_capacity(members.len());
+    let mut staged = staged.into_iter();
+    let mut failure: Option<Error> = None;
+    for m in members {
+        let st = match m.action {
+            Action::Delete => None,
+            Action::Replace | Action::Create => staged.next().flatten(),
+        };
+        if failure.is_some() {
+            // After a failure the rest is left to recovery, which completes it.
+            if let Some(st) = st {
+                st.keep();
+            }
+            metas.push(None);
+            continue;
+        }
+        let step = match (m.action, st) {
+            (Action::Delete, _) => delete(m).map(|()| None),
+            (action, Some(st)) => st.rename_sealed(action == Action::Replace).map(Some),
+            (_, None) => Ok(None),
+        };
+        match step {
+            Ok(meta) => metas.push(meta),
+            Err(e) => {
+                failure = Some(e);
+                metas.push(None);
+            }
+        }
+    }
+    // Each directory once (a failure is a warning: the change has happened).
+    let mut synced = BTreeSet::new();
+    for m in members {
+        if synced.insert(m.parent.dir_path().to_path_buf()) {
+            for w in publish::sync_dir(m.parent) {
+                s.warnings.add(w);
+            }
+        }
+    }
+    match failure {
+        None => {
+            held.finish();
+            Ok(metas)
+        }
+        Some(e) => {
+            // The journal and its marker stay: the next quill process finishes the change
+            // (this one's lock goes with the descriptor).
+            drop(held.file);
+            Err(Error::io(
+                "finish a multi-file change (the next quill command completes it from its journal)",
+                &held.path,
+                io::Error::other(e.to_string()),
+            ))
+        }
+    }
+}
+
+fn stage_all<'p>(
+    members: &[Member<'p>],
+    names: &[Option<OsString>],
+) -> Result<Vec<Option<Staged<'p>>>> {
+    let mut staged = Vec::with_capacity(members.len());
+    for (m, name) in members.iter().zip(names) {
+        let Some(name) = name else {
+            continue;
+        };
+        let mut st = Staged::with_name(m.parent, name.clone())?;
+        if let Some(mode) = m.mode {
+            st.set_mode(mode & 0o7777)?;
+        }
+        st.write_all(m.bytes)?;
+        st.seal_now(m.like)?;
+        staged.push(Some(st));
+    }
+    Ok(staged)
+}
+
+/// Remove a member's target, only while the name is still the file the caller hashed.
+fn delete(m: &Member) -> Result<()> {
+    let same = match (m.parent.stat()?, m.like) {
+        (Some(now), Some(like)) => (now.dev(), now.ino()) == (like.dev(), like.ino()),
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if !same {
+        return Err(Error::Stale {
+            path: m.parent.target().to_path_buf(),
+            session: String::new(),
+            deleted: false,
+        });
+    }
+    m.parent.remove_target()
+}
+
+fn write_journal(s: &Settings, journal: &Journal) -> Result<Held> {
+    let dir = journal_dir(s);
+    s.store().ensure_dirs()?;
+    checked::ensure_dir(&dir)?;
+    let path = dir.join(format!("{}.json", journal.id));
+    let marker = dir.join(format!("{}.commit", journal.id));
+    let unavailable = |what: &str, e: io::Error| Error::StateUnavailable {
+        message: format!("cannot {what} the journal {}: {e}", path.display()),
+        path: path.clone(),
+    };
+    // Written under another name and renamed into place once whole and locked: a recovering
+    // process never sees a journal its live owner has not locked yet.
+    let fresh = dir.join(format!("{}.new", journal.id));
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(checked::flags().bits() as i32)
+        .open(&fresh)
+        .map_err(|e| unavailable("create", e))?;
+    if let Err(e) = file.try_lock() {
+        let _ = fs::remove_file(&fresh);
+        return Err(unavailable("lock", io::Error::other(format!("{e:?}"))));
+    }
+    let bytes = serde_json::to_vec(journal).map_err(|e| unavailable("encode", e.into()))?;
+    let written = file
+        .write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| fs::rename(&fresh, &path));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&fresh);
+        return Err(unavailable("write", e));
+    }
+    let held = Held {
+        file,
+        path: path.clone(),
+        marker,
+    };
+    if let Err(e) = sync_path(&dir) {
+        held.finish();
+        return Err(unavailable("write", e));
+    }
+    Ok(held)
+}
+
+fn create_marker(held: &Held) -> Result<()> {
+    let made = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(checked::flags().bits() as i32)
+        .open(&held.marker)
+        .and_then(|f| f.sync_all());
+    let dir = held.path.parent().unwrap_or(Path::new("."));
+    made.and_then(|()| sync_path(dir))
+        .map_err(|e| Error::StateUnavailable {
+            message: format!("cannot commit {}: {e}", held.path.display()),
+            path: held.marker.clone(),
+        })
+}
+
+fn sync_path(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Finish or undo every transaction whose process is gone (docs/model.md), before this run
+/// touches any file; what was done is a `journal_recovered` warning. Cheap when there is
+/// nothing to do: one failed `open` of the journal directory.
+pub(crate) fn recover(s: &Settings) {
+    let dir = journal_dir(s);
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(_) => return,
+    };
+    // A journal directory quill does not trust is left alone (and named by the command that
+    // uses the state directory next).
+    if !matches!(checked::check_dir(&dir), Ok(true)) {
+        return;
+    }
+    let mut journals: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    journals.sort();
+    for path in journals {
+        if let Some(message) = recover_one(s, &path) {
+            s.warn(WarningKind::JournalRecovered, message);
+        }
+    }
+}
+
+/// Recover one journal; the warning's message, or None when its owner is alive (or it is
+/// not ours to touch).
+fn recover_one(s: &Settings, path: &Path) -> Option<String> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(checked::flags().bits() as i32)
+        .open(path)
+        .ok()?;
+    checked::check_file(&file, path).ok()?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => return None,
+        Err(TryLockError::Error(_)) => return None,
+    }
+    let marker = path.with_extension("commit");
+    let committed = fs::symlink_metadata(&marker).is_ok();
+    let mut bytes = Vec::new();
+    let parsed = (&mut file)
+        .take(16 << 20)
+        .read_to_end(&mut bytes)
+        .ok()
+        .and_then(|_| serde_json::from_slice::<Journal>(&bytes).ok())
+        .filter(|j| j.version == VERSION);
+    let Some(journal) = parsed else {
+        if committed {
+            return Some(format!(
+                "an interrupted multi-file change left the journal {}, which cannot be read; it was left in place: check the files it names",
+                path.display()
+            ));
+        }
+        // Killed while the journal was written: nothing was staged yet.
+        let _ = fs::remove_file(path);
+        return None;
+    };
+    let root = journal
+        .root
+        .as_deref()
+        .and_then(|r| Root::new(&path_from_key(r)).ok());
+    let targets: Vec<PathBuf> = journal
+        .entries
+        .iter()
+        .map(|e| path_from_key(&e.target))
+        .collect();
+    let refs: Vec<&Path> = targets.iter().map(PathBuf::as_path).collect();
+    // Nothing else touches those files while they are set right.
+    let _locks = s.store().lock_mutations(&refs).ok()?;
+    let mut skipped = Vec::new();
+    for (entry, target) in journal.entries.iter().zip(&targets) {
+        let parent = match Parent::open(root.as_ref(), target, Parents::Existing) {
+            Ok(p) => p,
+            Err(_) => {
+                skipped.push(target.display().to_string());
+                continue;
+            }
+        };
+        let ok = if committed {
+            roll_forward(&parent, entry)
+        } else {
+            roll_back(&parent, entry);
+            true
+        };
+        if !ok {
+            skipped.push(target.display().to_string());
+        }
+        let _ = parent.sync();
+    }
+    let _ = fs::remove_file(&marker);
+    let _ = fs::remove_file(path);
+    let names: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
+    let what = if committed {
+        "finished"
+    } else {
+        "rolled back (nothing had changed)"
+    };
+    let mut message = format!(
+        "a multi-file change interrupted in process {} (session {}) was {what}: {}",
+        journal.pid,
+        journal.session,
+        names.join(", ")
+    );
+    if !skipped.is_empty() {
+        message.push_str(&format!(
+            "; left as they were, since they no longer hold what the change expected: {}",
+            skipped.join(", ")
+        ));
+    }
+    if committed {
+        message.push_str("; read the files again before changing them");
+    }
+    Some(message)
+}
+
+/// The hash of the target now (None: missing or unreadable).
+fn target_sha256(parent: &Parent) -> Option<String> {
+    let (mut file, _) = parent.open_target().ok()??;
+    probe::sha256_stream(&mut file, parent.target())
+        .ok()
+        .map(|(h, _)| h)
+}
+
+fn temp_name(entry: &Entry) -> Option<OsString> {
+    entry
+        .temp
+        .as_deref()
+        .map(|t| OsString::from_vec(path_from_key(t).into_os_string().into_vec()))
+        .filter(|n| !n.as_bytes().contains(&b'/') && n.as_bytes().starts_with(b"."))
+}
+
+/// Complete one entry of a committed transaction; false when the target holds something the
+/// transaction did not expect (it is then left alone, and its temporary file removed).
+fn roll_forward(parent: &Parent, entry: &Entry) -> bool {
+    let now = target_sha256(parent);
+    match entry.action {
+        Action::Delete => match now {
+            None => true,
+            Some(h) if Some(&h) == entry.old_sha256.as_ref() => parent.remove_target().is_ok(),
+            Some(_) => false,
+        },
+        Action::Replace | Action::Create => {
+            let Some(temp) = temp_name(entry) else {
+                return false;
+            };
+            let temp_there = parent.has(&temp);
+            if !temp_there {
+                // Renamed before the crash, or never staged (then the target is unchanged).
+                return now.is_some() && now == entry.new_sha256;
+            }
+            let expected_before = match entry.action {
+                Action::Replace => now.is_some() && now == entry.old_sha256,
+                _ => now.is_none(),
+            };
+            if !expected_before {
+                let _ = parent.unlink(&temp);
+                return now.is_some() && now == entry.new_sha256;
+            }
+            let renamed = match entry.action {
+                Action::Replace => parent.rename_over(&temp).is_ok(),
+                _ => parent.rename_noreplace(&temp).is_ok(),
+            };
+            if !renamed {
+                let _ = parent.unlink(&temp);
+            }
+            renamed
+        }
+    }
+}
+
+/// Undo one entry of a transaction that never reached its commit point: its temporary file
+/// goes; the target was never touched.
+fn roll_back(parent: &Parent, entry: &Entry) {
+    if let Some(temp) = temp_name(entry) {
+        let _ = parent.unlink(&temp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::{Format, OutputConfig};
+    use std::time::Duration;
+
+    fn settings(dir: &Path) -> Settings {
+        Settings {
+            session: "t".into(),
+            state_dir: dir.join(".state"),
+            root: None,
+            read_only: false,
+            strict: false,
+            lock_timeout: Duration::from_secs(1),
+            cwd: dir.to_path_buf(),
+            output: OutputConfig {
+                format: Format::Json,
+                color: false,
+                color_stderr: false,
+                cwd: dir.to_path_buf(),
+                stdout_is_terminal: false,
+            },
+            stderr_is_terminal: false,
+            list_limit: None,
+            warnings: Default::default(),
+        }
+    }
+
+    fn tmp() -> (tempfile::TempDir, PathBuf) {
+        let t = tempfile::tempdir().unwrap();
+        let dir = fs::canonicalize(t.path()).unwrap();
+        (t, dir)
+    }
+
+    fn parent(dir: &Path, name: &str) -> Parent {
+        Parent::open(None, &dir.join(name), Parents::Existing).unwrap()
+    }
+
+    #[test]
+    fn a_commit_lands_every_member_and_leaves_no_journal() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir);
+        fs::write(dir.join("a"), "old a\n").unwrap();
+        fs::write(dir.join("gone"), "bye\n").unwrap();
+        let (pa, pn, pg) = (parent(&dir, "a"), parent(&dir, "new"), parent(&dir, "gone"));
+        let meta_a = fs::metadata(dir.join("a")).unwrap();
+        let meta_g = fs::metadata(dir.join("gone")).unwrap();
+        let old_a = sha256_bytes(b"old a\n");
+        let old_g = sha256_bytes(b"bye\n");
+        let members = [
+            Member {
+                parent: &pa,
+                action: Action::Replace,
+                bytes: b"new a\n",
+                like: Some(&meta_a),
+                mode: None,
+                old_sha256: Some(&old_a),
+            },
+            Member {
+                parent: &pn,
+                action: Action::Create,
+                bytes: b"created\n",
+                like: None,
+                mode: Some(0o640),
+                old_sha256: None,
+            },
+            Member {
+                parent: &pg,
+                action: Action::Delete,
+                bytes: b"",
+                like: Some(&meta_g),
+                mode: None,
+                old_sha256: Some(&old_g),
+            },
+        ];
+        let metas = commit(&s, &members).unwrap();
+        assert!(metas[0].is_some() && metas[1].is_some() && metas[2].is_none());
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"new a\n");
+        assert_eq!(fs::read(dir.join("new")).unwrap(), b"created\n");
+        assert_eq!(fs::metadata(dir.join("new")).unwrap().mode() & 0o777, 0o640);
+        assert!(!dir.join("gone").exists());
+        assert_eq!(fs::read_dir(dir.join(".state/journal")).unwrap().count(), 0);
+        let left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(".quill-"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// A journal as a killed process leaves it: temporary files staged, maybe the marker.
+    fn crashed(dir: &Path, committed: bool, pid: u32) -> PathBuf {
+        let jdir = dir.join(".state/journal");
+        fs::create_dir_all(&jdir).unwrap();
+        fs::write(dir.join(".a.quill-x-0.tmp"), "new a\n").unwrap();
+        fs::write(dir.join(".new.quill-x-1.tmp"), "created\n").unwrap();
+        let journal = Journal {
+            version: VERSION,
+            id: "x".into(),
+            pid,
+            session: "t".into(),
+            root: None,
+            entries: vec![
+                Entry {
+                    target: path_key(&dir.join("a")),
+                    temp: Some(".a.quill-x-0.tmp".into()),
+                    action: Action::Replace,
+                    old_sha256: Some(sha256_bytes(b"old a\n")),
+                    new_sha256: Some(sha256_bytes(b"new a\n")),
+                },
+                Entry {
+                    target: path_key(&dir.join("new")),
+                    temp: Some(".new.quill-x-1.tmp".into()),
+                    action: Action::Create,
+                    old_sha256: None,
+                    new_sha256: Some(sha256_bytes(b"created\n")),
+                },
+                Entry {
+                    target: path_key(&dir.join("gone")),
+                    temp: None,
+                    action: Action::Delete,
+                    old_sha256: Some(sha256_bytes(b"bye\n")),
+                    new_sha256: None,
+                },
+            ],
+        };
+        let path = jdir.join("x.json");
+        fs::write(&path, serde_json::to_vec(&journal).unwrap()).unwrap();
+        if committed {
+            fs::write(jdir.join("x.commit"), "").unwrap();
+        }
+        path
+    }
+
+    fn start(dir: &Path) {
+        fs::write(dir.join("a"), "old a\n").unwrap();
+        fs::write(dir.join("gone"), "bye\n").unwrap();
+        let _ = fs::remove_file(dir.join("new"));
+    }
+
+    #[test]
+    fn recovery_rolls_a_committed_journal_forward_and_another_back() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir);
+        s.store().ensure_dirs().unwrap();
+        start(&dir);
+        let j = crashed(&dir, true, 4_000_000);
+        recover(&s);
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"new a\n");
+        assert_eq!(fs::read(dir.join("new")).unwrap(), b"created\n");
+        assert!(!dir.join("gone").exists() && !j.exists());
+        let w = s.warnings.take();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].message.contains("was finished"), "{}", w[0].message);
+
+        start(&dir);
+        let j = crashed(&dir, false, 4_000_000);
+        recover(&s);
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"old a\n");
+        assert!(!dir.join("new").exists() && dir.join("gone").exists() && !j.exists());
+        assert!(!dir.join(".a.quill-x-0.tmp").exists() && !dir.join(".new.quill-x-1.tmp").exists());
+        assert!(s.warnings.take()[0].message.contains("rolled back"));
+    }
+
+    /// Roll-forward touches only targets that hold what the transaction expected.
+    #[test]
+    fn recovery_leaves_a_file_changed_since_alone_and_names_it() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir);
+        s.store().ensure_dirs().unwrap();
+        start(&dir);
+        fs::write(dir.join("a"), "someone else\n").unwrap();
+        fs::write(dir.join("new"), "made meanwhile\n").unwrap();
+        crashed(&dir, true, 4_000_000);
+        recover(&s);
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"someone else\n");
+        assert_eq!(fs::read(dir.join("new")).unwrap(), b"made meanwhile\n");
+        assert!(
+            !dir.join("gone").exists(),
+            "the deletion still expected holds"
+        );
+        let m = &s.warnings.take()[0].message;
+        assert!(m.contains("left as they were") && m.contains("/a"), "{m}");
+        assert!(!dir.join(".a.quill-x-0.tmp").exists());
+    }
+
+    /// A journal whose owner still holds its lock is not touched.
+    #[test]
+    fn a_live_transaction_is_left_alone() {
+        let (_t, dir) = tmp();
+        let s = settings(&dir);
+        s.store().ensure_dirs().unwrap();
+        start(&dir);
+        let j = crashed(&dir, true, std::process::id());
+        let held = File::open(&j).unwrap();
+        held.lock().unwrap();
+        recover(&s);
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"old a\n");
+        assert!(j.exists() && s.warnings.take().is_empty());
+        drop(held);
+        // A journal cut short by a crash while it was written (no marker): removed quietly.
+        fs::write(&j, "{\"version\":1,").unwrap();
+        fs::remove_file(j.with_extension("commit")).unwrap();
+        recover(&s);
+        assert!(!j.exists() && s.warnings.take().is_empty());
+    }
+}

@@ -1,0 +1,577 @@
+//! `quill apply` (docs/commands/apply.md): the scenarios under `tests/fixtures/apply/` — an
+//! input tree, a patch (Codex or unified), and the expected tree or the error kinds — run
+//! through the real binary with every input file read first; then the guards (not read,
+//! stale, `--expect-sha256`), `--check` and `--dry-run`, the combined patch `git apply`
+//! accepts, a `git diff` of a real tree applied back, and the undo of a whole apply.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{TestEnv, sha256_hex};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/apply");
+
+/// Every regular file under `dir`, by path relative to it.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    if !dir.exists() {
+        return out;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in tree(from) {
+        let p = to.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, bytes).unwrap();
+    }
+}
+
+/// The work dir's files, without the state dir.
+fn work_tree(env: &TestEnv) -> BTreeMap<PathBuf, Vec<u8>> {
+    tree(&env.dir)
+}
+
+fn assert_tree(env: &TestEnv, expected: &BTreeMap<PathBuf, Vec<u8>>, what: &str) {
+    let got = work_tree(env);
+    if &got != expected {
+        let show = |t: &BTreeMap<PathBuf, Vec<u8>>| {
+            t.iter()
+                .map(|(p, b)| format!("  {}: {:?}", p.display(), String::from_utf8_lossy(b)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        panic!(
+            "{what}: the tree is\n{}\nexpected\n{}",
+            show(&got),
+            show(expected)
+        );
+    }
+}
+
+/// Set up a scenario in a fresh env: its input tree copied in and every file read.
+fn scenario(name: &str) -> (TestEnv, PathBuf) {
+    let env = TestEnv::new();
+    let dir = Path::new(FIXTURES).join(name);
+    copy_tree(&dir.join("input"), &env.dir);
+    for rel in tree(&dir.join("input")).keys() {
+        env.json(&["read", rel.to_str().unwrap()]).ok();
+    }
+    fs::copy(dir.join("patch"), env.base.join("change.patch")).unwrap();
+    (env, dir)
+}
+
+fn run_scenario(name: &str) {
+    let (env, dir) = scenario(name);
+    let before = work_tree(&env);
+    let args: Vec<String> = fs::read_to_string(dir.join("args"))
+        .map(|a| a.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let patch = env.base.join("change.patch");
+    let mut argv = vec!["apply".to_string(), patch.to_str().unwrap().to_string()];
+    argv.extend(args);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let out = env.json(&argv);
+    match fs::read_to_string(dir.join("error")) {
+        Ok(kinds) => {
+            let mut kinds = kinds.split_whitespace();
+            let top = kinds.next().unwrap();
+            out.err(top, 3);
+            let problems = out.json["error"]["problems"].as_array().unwrap().clone();
+            let got: Vec<&str> = problems
+                .iter()
+                .map(|p| p["kind"].as_str().unwrap())
+                .collect();
+            for k in kinds {
+                assert!(
+                    got.contains(&k),
+                    "{name}: no {k} problem in {got:?}\n{}",
+                    out.report()
+                );
+            }
+            for p in &problems {
+                assert!(
+                    p["hint"].is_string(),
+                    "{name}: every problem names its fix: {p}"
+                );
+            }
+            assert_tree(
+                &env,
+                &before,
+                &format!("{name}: a rejected patch writes nothing"),
+            );
+        }
+        Err(_) => {
+            out.ok();
+            assert_tree(&env, &tree(&dir.join("expected")), name);
+            // The combined patch is one `git apply` takes: on a copy of the input it makes the
+            // expected tree too.
+            let patch_out = out.json["patch"].as_str().expect("a patch").to_string();
+            let copy = env.base.join("copy");
+            fs::create_dir_all(&copy).unwrap();
+            copy_tree(&dir.join("input"), &copy);
+            fs::write(env.base.join("quill.patch"), &patch_out).unwrap();
+            let st = Command::new("git")
+                .args(["apply", "--unsafe-paths"])
+                .arg(env.base.join("quill.patch"))
+                .current_dir(&copy)
+                .output()
+                .unwrap();
+            assert!(
+                st.status.success(),
+                "{name}: git apply refused quill's patch: {}\n{patch_out}",
+                String::from_utf8_lossy(&st.stderr)
+            );
+            assert_eq!(
+                tree(&copy),
+                tree(&dir.join("expected")),
+                "{name}: git apply of quill's patch"
+            );
+        }
+    }
+}
+
+macro_rules! scenarios {
+    ($($name:ident),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            run_scenario(stringify!($name));
+        }
+    )*};
+}
+
+scenarios! {
+    c01_add_file,
+    c02_multiple_operations,
+    c03_multiple_chunks,
+    c04_move_to_new_directory,
+    c05_end_of_file,
+    c06_pure_addition,
+    c07_anchor,
+    c08_ambiguous,
+    c09_third_file_misses,
+    c10_delete_missing,
+    c11_crlf,
+    c12_fuzzy,
+    c13_needs_fuzzy,
+    c14_add_existing,
+    u01_several_hunks,
+    u02_create_delete,
+    u03_rename,
+    u04_no_newline,
+    u05_bytes,
+    u06_third_file_misses,
+    u07_already_applied,
+}
+
+/// Every fixture directory has its test above.
+#[test]
+fn every_scenario_is_run() {
+    let src = include_str!("apply.rs");
+    for e in fs::read_dir(FIXTURES).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(
+            src.contains(&format!("    {name},")),
+            "scenario {name} has no test"
+        );
+    }
+}
+
+const TWO_FILES: &str = "\
+*** Begin Patch
+*** Update File: a.txt
+@@
+-a
++A
+*** Update File: b.txt
+@@
+-b
++B
+*** End Patch
+";
+
+fn two_files() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.write("b.txt", "b\n");
+    env
+}
+
+fn problems(out: &crate::util::Out) -> Vec<(String, String)> {
+    out.json["error"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let path = p["path"].as_str().unwrap();
+            let name = Path::new(path)
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string();
+            (name, p["kind"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_not_read_refuses_the_whole_patch_and_names_it() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    let out = env.json_stdin(&["apply", "-"], TWO_FILES.as_bytes());
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out), vec![("b.txt".into(), "not_read".into())]);
+    assert!(
+        out.json["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("quill read"),
+        "{}",
+        out.report()
+    );
+    env.assert_file("a.txt", "a\n");
+    env.assert_file("b.txt", "b\n");
+}
+
+#[test]
+fn a_stale_file_refuses_the_whole_patch() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    env.write("b.txt", "b changed by someone\n");
+    let out = env.json_stdin(&["apply", "-"], TWO_FILES.as_bytes());
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out), vec![("b.txt".into(), "stale".into())]);
+    env.assert_file("a.txt", "a\n");
+    env.assert_file("b.txt", "b changed by someone\n");
+}
+
+#[test]
+fn every_problem_of_every_file_is_reported_at_once() {
+    let env = two_files();
+    env.write("c.txt", "c\n");
+    let patch = format!(
+        "{}*** Update File: c.txt\n@@\n-nope\n+C\n*** End Patch\n",
+        TWO_FILES.trim_end_matches("*** End Patch\n")
+    );
+    env.json(&["read", "c.txt"]).ok();
+    env.write("b.txt", "b\n");
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.err("patch_rejected", 3);
+    let got = problems(&out);
+    assert_eq!(
+        got,
+        vec![
+            ("a.txt".into(), "not_read".into()),
+            ("b.txt".into(), "not_read".into()),
+            ("c.txt".into(), "edit_no_match".into()),
+        ]
+    );
+    let miss = &out.json["error"]["problems"][2];
+    assert_eq!(miss["hunkIndex"], 0);
+    assert!(miss["line"].as_u64().unwrap() > 1);
+    assert!(miss.get("window").is_some(), "{miss}");
+}
+
+#[test]
+fn expect_sha256_stands_in_for_a_read() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    let good = format!("b.txt={}", sha256_hex(b"b\n"));
+    env.json_stdin(
+        &["apply", "-", "--expect-sha256", &good],
+        TWO_FILES.as_bytes(),
+    )
+    .ok();
+    env.assert_file("a.txt", "A\n");
+    env.assert_file("b.txt", "B\n");
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    let bad = format!("b.txt={}", sha256_hex(b"other\n"));
+    let out = env.json_stdin(
+        &["apply", "-", "--expect-sha256", &bad],
+        TWO_FILES.as_bytes(),
+    );
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out), vec![("b.txt".into(), "stale".into())]);
+    let out = env.json_stdin(
+        &["apply", "-", "--expect-sha256", "b.txt"],
+        TWO_FILES.as_bytes(),
+    );
+    out.err("invalid_argument", 2);
+    env.assert_file("a.txt", "a\n");
+}
+
+#[test]
+fn check_and_dry_run_write_nothing() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    let out = env.json_stdin(&["apply", "--check", "-"], TWO_FILES.as_bytes());
+    out.ok();
+    assert_eq!(out.json["check"], true);
+    assert_eq!(out.json["diff"], "");
+    assert!(out.json["patch"].is_null());
+    let out = env.json_stdin(&["apply", "--dry-run", "-"], TWO_FILES.as_bytes());
+    out.ok();
+    assert_eq!(out.json["dryRun"], true);
+    let diff = out.json["diff"].as_str().unwrap();
+    assert!(
+        diff.contains("--- a/a.txt\n+++ b/a.txt\n") && diff.contains("+B\n"),
+        "{diff}"
+    );
+    for f in out.json["files"].as_array().unwrap() {
+        assert!(
+            f.get("fileAccess").is_none(),
+            "a dry run wrote nothing: {f}"
+        );
+        assert_eq!(f["action"], "modified");
+    }
+    env.assert_file("a.txt", "a\n");
+    env.assert_file("b.txt", "b\n");
+    // And then for real.
+    let out = env.json_stdin(&["apply", "-"], TWO_FILES.as_bytes());
+    out.ok();
+    assert_eq!(out.json["format"], "codex");
+    assert_eq!(
+        (out.json["added"].as_u64(), out.json["removed"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let f = &out.json["files"][1];
+    assert_eq!(f["sha256"], sha256_hex(b"B\n"));
+    assert_eq!(f["previousSha256"], sha256_hex(b"b\n"));
+    assert_eq!(f["fileAccess"]["access"], "write");
+    env.assert_file("a.txt", "A\n");
+    env.assert_file("b.txt", "B\n");
+    // The new content is the baseline: a second patch on top needs no read.
+    let again = TWO_FILES
+        .replace("-a\n+A", "-A\n+AA")
+        .replace("-b\n+B", "-B\n+BB");
+    env.json_stdin(&["apply", "-"], again.as_bytes()).ok();
+    env.assert_file("a.txt", "AA\n");
+}
+
+#[test]
+fn text_output_lists_the_files_and_the_diff() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    let out = env.cmd(["apply", "-"]).stdin(TWO_FILES).run();
+    out.ok();
+    assert!(
+        out.stdout.contains("modified a.txt: +1 -1 lines"),
+        "{}",
+        out.report()
+    );
+    assert!(out.stdout.contains("applied: 2 files"), "{}", out.report());
+    assert!(out.stdout.contains("+A\n"), "{}", out.report());
+}
+
+#[test]
+fn a_malformed_patch_is_invalid_argument_naming_the_line() {
+    let env = two_files();
+    let out = env.json_stdin(
+        &["apply", "-"],
+        b"*** Begin Patch\n*** Frobnicate: a.txt\n*** End Patch\n",
+    );
+    out.err("invalid_argument", 2);
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 2"),
+        "{}",
+        out.report()
+    );
+    let out = env.json_stdin(&["apply", "-"], b"hello\n");
+    out.err("invalid_argument", 2);
+    env.json(&["apply", "missing.patch"]).err("not_found", 4);
+}
+
+#[test]
+fn read_only_refuses_before_reading_the_patch() {
+    let env = two_files();
+    env.cmd(["--json", "--read-only", "apply", "-"])
+        .stdin(TWO_FILES)
+        .run()
+        .err("read_only", 3);
+    env.assert_file("a.txt", "a\n");
+}
+
+#[test]
+fn a_path_outside_the_root_is_a_problem_and_nothing_lands() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: ../escape.txt\n+x\n*** End Patch\n";
+    let out = env
+        .cmd(["--json", "--root", "."])
+        .args(["apply", "-"])
+        .stdin(patch)
+        .run();
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out)[0].1, "outside_root");
+    env.assert_file("a.txt", "a\n");
+    assert!(!env.base.join("escape.txt").exists());
+}
+
+#[test]
+fn deleting_or_moving_a_link_is_refused() {
+    let env = two_files();
+    std::os::unix::fs::symlink("a.txt", env.path("link.txt")).unwrap();
+    env.json(&["read", "a.txt"]).ok();
+    let out = env.json_stdin(
+        &["apply", "-"],
+        b"*** Begin Patch\n*** Delete File: link.txt\n*** End Patch\n",
+    );
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out)[0].1, "symlink");
+    assert!(env.path("link.txt").exists() && env.path("a.txt").exists());
+}
+
+#[test]
+fn undo_reverts_the_whole_apply_and_undo_path_one_file() {
+    let (env, _) = scenario("c02_multiple_operations");
+    let patch = env.base.join("change.patch");
+    let before = work_tree(&env);
+    env.json(&["apply", patch.to_str().unwrap()]).ok();
+    assert_ne!(work_tree(&env), before);
+    let out = env.json(&["undo"]);
+    out.ok();
+    assert_eq!(out.json["op"], "undo");
+    let actions: Vec<&str> = out.json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions.len(), 3, "{}", out.report());
+    assert_tree(&env, &before, "undo of the whole apply");
+    // The files are the session's again: the patch applies anew without a read.
+    env.json(&["apply", patch.to_str().unwrap()]).ok();
+    // One file alone.
+    env.json(&["undo", "modify.txt"]).ok();
+    env.assert_file("modify.txt", "line1\nline2\nline3\n");
+    env.assert_file("nested/new.txt", "created\n");
+    // The rest of the apply is still the last change.
+    env.json(&["undo"]).ok();
+    assert_tree(&env, &before, "the rest undone");
+    env.json(&["undo"]).err("nothing_to_undo", 3);
+}
+
+#[test]
+fn undo_of_a_move_brings_the_source_back() {
+    let (env, _) = scenario("c04_move_to_new_directory");
+    let before = work_tree(&env);
+    let patch = env.base.join("change.patch");
+    let out = env.json(&["apply", patch.to_str().unwrap()]);
+    out.ok();
+    let f = &out.json["files"][0];
+    assert_eq!(f["action"], "moved");
+    assert!(f["source"].as_str().unwrap().ends_with("old/name.txt"));
+    env.json(&["undo"]).ok();
+    let mut got = work_tree(&env);
+    got.retain(|_, _| true);
+    assert_tree(&env, &before, "undo of a move");
+}
+
+#[test]
+fn undo_of_an_apply_refuses_when_a_file_changed_since() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    env.json_stdin(&["apply", "-"], TWO_FILES.as_bytes()).ok();
+    env.write("b.txt", "someone else\n");
+    env.json(&["undo"]).err("stale", 3);
+    env.assert_file("a.txt", "A\n");
+    env.assert_file("b.txt", "someone else\n");
+}
+
+/// A real change: a tree of quill's own sources, changed as a refactoring would (a rename
+/// across files, a file deleted, one added, one moved), `git diff` of it applied back by
+/// quill leaves exactly the changed tree (`git diff --quiet` against it).
+#[test]
+fn a_git_diff_of_a_real_tree_applies_back() {
+    let env = TestEnv::new();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let repo = &env.dir;
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    git(&["init", "-q"]);
+    let mut names = Vec::new();
+    for e in fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "rs") {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            fs::copy(&p, repo.join(&name)).unwrap();
+            names.push(name);
+        }
+    }
+    names.sort();
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "before"]);
+    // The change.
+    for name in &names[..names.len() / 2] {
+        let text = fs::read_to_string(repo.join(name)).unwrap();
+        fs::write(
+            repo.join(name),
+            text.replace("Error", "Failure").replace("fn ", "fn  "),
+        )
+        .unwrap();
+    }
+    fs::remove_file(repo.join(&names[names.len() - 1])).unwrap();
+    fs::write(repo.join("added.rs"), "//! new\npub fn added() {}\n").unwrap();
+    git(&["mv", &names[names.len() - 2], "moved.rs"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "after"]);
+    let after = String::from_utf8(git(&["rev-parse", "HEAD"])).unwrap();
+    let patch = git(&["diff", "-M", "HEAD~1", "HEAD"]);
+    fs::write(env.base.join("real.patch"), &patch).unwrap();
+    git(&["checkout", "-q", "HEAD~1"]);
+    for name in &names {
+        env.json(&["read", name]).ok();
+    }
+    let out = env.json(&["apply", env.base.join("real.patch").to_str().unwrap()]);
+    out.ok();
+    assert!(out.json["files"].as_array().unwrap().len() >= names.len() / 2 + 3);
+    // Untracked files count too: everything is staged, then compared with the commit.
+    git(&["add", "-A"]);
+    let st = Command::new("git")
+        .args(["diff", "--cached", "--quiet", after.trim()])
+        .current_dir(repo)
+        .status()
+        .unwrap();
+    assert!(
+        st.success(),
+        "the tree differs from the commit the patch was made from"
+    );
+}
