@@ -5,6 +5,12 @@
 //! --fuzzy` tolerates), never by a line number alone. It does no I/O, prints nothing, and never
 //! panics on any input: the guarded layer (`cmd::apply`) decides which files may change and
 //! publishes them.
+//!
+//! This file is the interface (the types, [`parse`], [`apply`], [`created_content`]) and the
+//! map of its parts: `unified` and `codex` parse the two formats (`names` reads unified header
+//! names), `apply` places hunks and builds the new body, `locate` finds a hunk's lines in a
+//! body, `fuzzy` is the `--fuzzy` fallback and `miss` the diagnosis of a hunk not found (both
+//! through `edit`'s planner), `text` the line splitting they share.
 
 pub use crate::cmd::edit::plan::LineSpan;
 pub use crate::error::{MissFix, MissReason, MissWindow};
@@ -138,12 +144,46 @@ pub struct HunkFailure {
 }
 
 /// Parse `text` as a patch, its format told by its first non-blank line. `strip` is `-p N`
-/// (unified only: leading path components removed; git's `a/` `b/` are one). Names are
-/// checked only for shape here (non-empty; no NUL); containment is the caller's.
+/// (unified only: leading path components removed; git's `a/` `b/` are one; git's `rename
+/// from`/`rename to` names, written without them, lose one fewer). Names are checked only for
+/// shape here (non-empty; no NUL); containment is the caller's.
 pub fn parse(text: &[u8], strip: usize) -> Result<Patch, ParseError> {
-    let _ = (text, strip);
-    todo!("patch::parse")
+    let lines = text::patch_lines(text);
+    let Some(first) = lines.iter().position(|l| !text::trim(l).is_empty()) else {
+        return Err(ParseError {
+            line: 1,
+            message: "the patch is empty".into(),
+            fix: format!("pass {FORMATS}"),
+        });
+    };
+    if codex::detect(&lines) {
+        return Ok(Patch {
+            format: Format::Codex,
+            files: codex::parse(&lines)?,
+        });
+    }
+    let files = unified::parse(&lines, strip)?;
+    if files.is_empty() {
+        return Err(ParseError {
+            line: first + 1,
+            message: format!(
+                "this is not a patch quill can read: no `diff --git`, no `---`/`+++` file \
+                 header and no `*** Begin Patch` (its first line is `{}`)",
+                text::shown(text::chomp_cr(lines[first]), 60)
+            ),
+            fix: format!("pass {FORMATS}"),
+        });
+    }
+    Ok(Patch {
+        format: Format::Unified,
+        files,
+    })
 }
+
+/// The two formats, as error fixes name them.
+const FORMATS: &str = "a unified diff (`--- a/PATH`, `+++ b/PATH`, `@@ -START,COUNT \
+                       +START,COUNT @@` hunks, as git diff and diff -u write it) or a Codex patch \
+                       (`*** Begin Patch`, `*** Update File: PATH`, ..., `*** End Patch`)";
 
 /// Apply one file's `hunks` to `body`, in order: each is sought at or after where the previous
 /// one ended. Every failing hunk is reported (not only the first); nothing partial is ever
@@ -153,12 +193,37 @@ pub fn apply(
     hunks: &[Hunk],
     opts: &ApplyOptions,
 ) -> Result<Applied, Vec<HunkFailure>> {
-    let _ = (body, hunks, opts);
-    todo!("patch::apply")
+    apply::apply(body, hunks, opts)
 }
 
-/// The content a created file gets from its section: the added lines of its hunks.
+/// The content a created file gets from its section: the added lines of its hunks (the last
+/// without its line break when the patch says it has none).
 pub fn created_content(file: &FilePatch) -> Vec<u8> {
-    let _ = file;
-    todo!("patch::created_content")
+    let mut out = Vec::new();
+    let mut drop_break = false;
+    for hunk in &file.hunks {
+        for line in &hunk.lines {
+            if let HunkLine::Add(content) = line {
+                out.extend_from_slice(content);
+                out.push(b'\n');
+                drop_break = hunk.new_no_eol;
+            }
+        }
+    }
+    if drop_break {
+        out.pop();
+    }
+    out
 }
+
+mod apply;
+mod codex;
+mod fuzzy;
+mod locate;
+mod miss;
+mod names;
+mod text;
+mod unified;
+
+#[cfg(test)]
+mod tests;
