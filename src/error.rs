@@ -180,7 +180,7 @@ pub enum Error {
         #[serde(skip_serializing_if = "Option::is_none")]
         expect_count: Option<usize>,
     },
-    /// Exit 3 (or the exit code every problem shares). `quill apply` found problems in the
+    /// Exit 3. `quill apply` found problems in the
     /// patch's files or hunks — every one of them, listed in `problems` with the kind each
     /// would have alone (`not_read`, `stale`, `edit_no_match`, …), its message and hint, and for
     /// a hunk its index, patch line and miss diagnosis. Fix them all and apply again. Nothing
@@ -610,10 +610,6 @@ impl Error {
                 exit::USAGE
             }
             Error::OffsetPastEnd { .. } => exit::NOTHING_FOUND,
-            Error::PatchRejected { problems, .. } => match problems.first() {
-                Some(first) if problems.iter().all(|p| p.exit == first.exit) => first.exit,
-                _ => exit::REFUSED,
-            },
             Error::SameFile { .. }
             | Error::NotRead { .. }
             | Error::Stale { .. }
@@ -633,7 +629,8 @@ impl Error {
             | Error::NothingToUndo { .. }
             | Error::ChangedDuringRead { .. }
             | Error::SourceChanged { .. }
-            | Error::AlreadyApplied { .. } => exit::REFUSED,
+            | Error::AlreadyApplied { .. }
+            | Error::PatchRejected { .. } => exit::REFUSED,
             Error::NotFound { .. }
             | Error::PermissionDenied { .. }
             | Error::NoSpace { .. }
@@ -907,9 +904,6 @@ pub struct PatchProblem {
     /// `edit_ambiguous`: their 1-based first lines (at most 20).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<usize>>,
-    /// The exit code the problem would have alone.
-    #[serde(skip)]
-    pub exit: u8,
 }
 
 impl PatchProblem {
@@ -927,7 +921,6 @@ impl PatchProblem {
             difference: None,
             count: None,
             lines: None,
-            exit: e.exit_code(),
         };
         if let Error::EditNoMatch {
             reason,
@@ -954,16 +947,14 @@ impl PatchProblem {
         self
     }
 
-    /// A problem no single error kind's fields describe: its kind and exit code named here.
+    /// A problem no single error kind's fields describe: its kind named here.
     pub(crate) fn reworded_as(
         mut self,
         kind: &'static str,
-        exit: u8,
         message: String,
         hint: &str,
     ) -> PatchProblem {
         self.kind = kind;
-        self.exit = exit;
         self.reworded(message, hint)
     }
 }

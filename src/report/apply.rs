@@ -38,6 +38,9 @@ pub(crate) struct ApplyReport {
     pub patch: Option<String>,
     /// Some file's part of the patch was left out.
     pub patch_truncated: bool,
+    /// Why there is no patch though there is a diff (a file's content is not UTF-8, or UTF-16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_unavailable: Option<&'static str>,
     /// Lines added, over all files.
     pub added: usize,
     /// Lines removed, over all files.

@@ -12,7 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::encoding::Encoding;
-use crate::error::{Error, MissFix, PatchProblem, exit};
+use crate::error::{Error, MissFix, PatchProblem};
 use crate::guard::{self, Current};
 use crate::parent::Parent;
 use crate::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
@@ -539,7 +539,6 @@ fn hunk_problem(target: &Path, f: patch::HunkFailure) -> PatchProblem {
         HunkError::AnchorNotFound { anchor } => {
             PatchProblem::of(target, f.line, &Error::invalid_argument(String::new())).reworded_as(
                 "edit_no_match",
-                exit::REFUSED,
                 at(format!("its `@@ {anchor}` line is not in {shown}")),
                 &format!("name a line {shown} has (`quill read {quoted}`), or leave the @@ line bare"),
             )
@@ -547,7 +546,6 @@ fn hunk_problem(target: &Path, f: patch::HunkFailure) -> PatchProblem {
         HunkError::NotAtEnd => PatchProblem::of(target, f.line, &Error::invalid_argument(String::new()))
             .reworded_as(
                 "edit_no_match",
-                exit::REFUSED,
                 at(format!("it must end at the end of {shown}, but its lines match earlier")),
                 "drop `*** End of File` (or the `\\ No newline at end of file` line) from the hunk, or make the patch again",
             ),

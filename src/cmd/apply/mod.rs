@@ -339,6 +339,7 @@ pub(crate) fn report(
     let mut diff = String::new();
     let mut combined = Some(String::new());
     let (mut diff_truncated, mut patch_truncated, mut fuzzy) = (false, false, false);
+    let mut patch_unavailable = None;
     let (mut added, mut removed) = (0, 0);
     let written = !(check || dry_run);
     for p in planned {
@@ -397,6 +398,7 @@ pub(crate) fn report(
                 own_diff.push_str(&part.diff);
                 diff_truncated |= part.diff_truncated;
                 patch_truncated |= part.patch_truncated;
+                patch_unavailable = patch_unavailable.or(part.patch_unavailable);
                 match (&mut combined, &part.patch) {
                     (Some(c), Some(pt)) => c.push_str(pt),
                     _ => combined = None,
@@ -447,6 +449,7 @@ pub(crate) fn report(
         diff_truncated,
         patch: if check { None } else { combined },
         patch_truncated,
+        patch_unavailable,
         added,
         removed,
         matched_fuzzily: fuzzy,
