@@ -1,7 +1,8 @@
 //! quill: read, write, edit, find and move files safely. The binary is a thin `main` over
 //! `app::main`; this library exposes only what the fuzz targets need — the pure cores
-//! (paging, sniffing, encodings, images, notebooks, edit planning, diffing, the session file)
-//! — and keeps everything else crate-private, so the compiler finds dead code.
+//! (paging, sniffing, encodings, images, notebooks, edit planning, diffing, patch parsing and
+//! applying, the session file) — and keeps everything else crate-private, so the compiler
+//! finds dead code.
 
 #![warn(unreachable_pub)]
 

@@ -183,7 +183,7 @@ fn place(
             fuzzy: true,
         });
     }
-    Err(miss::diagnose(body, hunk, &old, seek_from))
+    Err(miss::diagnose(body, hunk, &old, seek_from, opts.fuzzy))
 }
 
 /// How many occurrence lines an `Ambiguous` error lists.

@@ -82,7 +82,16 @@ pub(super) fn insertion_out_of_range(body: &Body, pos: usize, cursor: usize) -> 
 }
 
 /// Why `hunk` (old side `old`, sought at or after body line `from`) is not in the file.
-pub(super) fn diagnose(body: &Body, hunk: &Hunk, old: &[&[u8]], from: usize) -> HunkError {
+///
+/// With `fuzzy` on, a fuzzy match the planner finds in the whole file was not where the hunk
+/// may go (it would have been applied, or reported ambiguous): the fix is the order.
+pub(super) fn diagnose(
+    body: &Body,
+    hunk: &Hunk,
+    old: &[&[u8]],
+    from: usize,
+    fuzzy: bool,
+) -> HunkError {
     for pass in [Pass::Exact, Pass::Crlf] {
         if let Some(f) = body.candidates(old, 0, pass).first() {
             return no_match(
@@ -125,12 +134,28 @@ pub(super) fn diagnose(body: &Body, hunk: &Hunk, old: &[&[u8]], from: usize) -> 
             difference,
             fix,
             ..
-        }) => HunkError::NoMatch {
-            reason,
-            window,
-            difference,
-            fix,
-        },
+        }) => {
+            let fuzzy_fix = matches!(
+                fix,
+                MissFix::Fuzzy | MissFix::FuzzyUnnumbered | MissFix::FuzzyUnescaped
+            );
+            let (difference, fix) = if fuzzy && fuzzy_fix {
+                let place = format!(
+                    "{difference}; that passage is before line {}, where the hunk may go \
+                     (after the hunk before it and its `@@` anchors)",
+                    from + 1
+                );
+                (place, MissFix::InOrder)
+            } else {
+                (difference, fix)
+            };
+            HunkError::NoMatch {
+                reason,
+                window,
+                difference,
+                fix,
+            }
+        }
         Ok(_) | Err(PlanError::Ambiguous { .. }) => no_match(
             body,
             None,

@@ -285,10 +285,15 @@ fn fuzzy_applies_a_unique_whitespace_match_only_when_asked() {
     // Fuzzy is sought only after the cursor.
     let body = "\tx\ny\n\tq\n";
     let hunks = codex_hunks("@@\n-y\n+Y\n@@\n-  x\n+  z");
-    assert!(matches!(
-        failures(body, &hunks, true)[0].error,
-        HunkError::NoMatch { .. }
-    ));
+    let f = failures(body, &hunks, true);
+    let HunkError::NoMatch {
+        fix, difference, ..
+    } = &f[0].error
+    else {
+        panic!("{f:?}");
+    };
+    assert_eq!(*fix, MissFix::InOrder);
+    assert!(difference.contains("before line 3"), "{difference}");
 }
 
 #[test]
