@@ -241,8 +241,9 @@ pub(crate) fn stage<'p>(parent: &'p Parent, bytes: &[u8]) -> Result<Staged<'p>> 
     Ok(staged)
 }
 
-/// After publication: the new content becomes the session's baseline and the undo step is
-/// kept, in one state update.
+/// After publication: the new content becomes the session's baseline — marked as its own
+/// (`written`), so a line-addressed edit needs a read first — and the undo step is kept, in
+/// one state update.
 pub(crate) fn record(
     s: &Settings,
     target: &Path,
@@ -265,16 +266,20 @@ pub(crate) fn record_edit(
     edit: Option<String>,
 ) {
     let id = Identity::of(published);
-    let baseline = Baseline {
-        edit,
-        ..Baseline::new(target, new_sha256.to_string(), &id, complete)
-    };
+    let unchanged = matches!(before, Before::Unchanged);
     let key = path_key(target);
     let store = s.store();
     let file = store.session(&s.session);
     let history = file.history();
     let updated = file.update(|session| {
-        session.record(baseline);
+        // The session's own content, unless nothing changed: then the lines are still the
+        // ones the baseline had.
+        let written = !unchanged || session.baseline(target).is_none_or(|b| b.written);
+        session.record(Baseline {
+            edit,
+            written,
+            ..Baseline::new(target, new_sha256.to_string(), &id, complete)
+        });
         history.push(session, &key, before, new_sha256);
     });
     committed_anyway(s, target, updated);

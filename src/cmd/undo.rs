@@ -100,7 +100,10 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
         let baseline = match (&restored, &published) {
             (Some(bytes), Some(meta)) => {
                 let id = crate::probe::Identity::of(meta);
-                Some(Baseline::new(&target, sha256_bytes(bytes), &id, complete))
+                Some(Baseline {
+                    written: true,
+                    ..Baseline::new(&target, sha256_bytes(bytes), &id, complete)
+                })
             }
             _ => None,
         };
@@ -177,7 +180,10 @@ fn restore_removed(
         staged.write_all(&bytes)?;
         let published = guard::commit(s, staged, None)?;
         let id = crate::probe::Identity::of(&published);
-        let baseline = Baseline::new(&target, hash.clone(), &id, false);
+        let baseline = Baseline {
+            written: true,
+            ..Baseline::new(&target, hash.clone(), &id, false)
+        };
         let key = path_key(&target);
         let updated = file.update(|session| {
             session.record(baseline);
