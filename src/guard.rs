@@ -156,16 +156,55 @@ pub(crate) fn check_fresh_edit(
     cur: &Current,
     expect: Option<&str>,
 ) -> Result<(bool, Option<String>)> {
+    Ok(match fresh_baseline(s, target, cur, expect)? {
+        Some(b) => (b.complete, b.edit),
+        None => (false, None),
+    })
+}
+
+/// `check_fresh` for a line-addressed edit: the baseline must also be a read's — after the
+/// session's own change of the file the lines the caller numbered have moved — else `stale`,
+/// whose hint reads lines `around` (first, last) again. `--expect-sha256` stands in for the
+/// read.
+pub(crate) fn check_fresh_lines(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+    around: (usize, usize),
+) -> Result<bool> {
+    match fresh_baseline(s, target, cur, expect)? {
+        Some(b) if b.written => Err(Error::Stale {
+            path: target.to_path_buf(),
+            session: s.session.clone(),
+            deleted: false,
+            reread: Some(around),
+        }),
+        Some(b) => Ok(b.complete),
+        None => Ok(false),
+    }
+}
+
+/// The freshness judgement: the session's baseline of `target` when it matches `cur`; None
+/// when `--expect-sha256` matches instead.
+fn fresh_baseline(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<Option<Baseline>> {
+    let stale = || Error::Stale {
+        path: target.to_path_buf(),
+        session: s.session.clone(),
+        deleted: false,
+        reread: None,
+    };
     if let Some(expect) = expect {
         let expect = probe::parse_sha256("--expect-sha256", expect)?;
         if expect != cur.sha256 {
-            return Err(Error::Stale {
-                path: target.to_path_buf(),
-                session: s.session.clone(),
-                deleted: false,
-            });
+            return Err(stale());
         }
-        return Ok((false, None));
+        return Ok(None);
     }
     let session = s.store().session(&s.session).load()?;
     let Some(baseline) = session.baseline(target) else {
@@ -175,11 +214,7 @@ pub(crate) fn check_fresh_edit(
         });
     };
     if baseline.sha256 != cur.sha256 {
-        return Err(Error::Stale {
-            path: target.to_path_buf(),
-            session: s.session.clone(),
-            deleted: false,
-        });
+        return Err(stale());
     }
     if s.strict && !baseline.complete {
         return Err(Error::NotRead {
@@ -187,7 +222,7 @@ pub(crate) fn check_fresh_edit(
             session: s.session.clone(),
         });
     }
-    Ok((baseline.complete, baseline.edit))
+    Ok(Some(baseline))
 }
 
 /// Warn about hard links before replacing a file.
@@ -313,6 +348,7 @@ pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -
             path: target.to_path_buf(),
             session: s.session.clone(),
             deleted: true,
+            reread: None,
         });
     }
     Ok(())
@@ -427,6 +463,7 @@ pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
         replacements: None,
         matched_fuzzily: None,
         spans: None,
+        replaced: None,
         encoding: None,
         deleted: o.deleted.is_some(),
         typed: AsTyped::one(target, &o.resolved.typed),

@@ -60,6 +60,7 @@ pub(crate) fn run(s: &Settings, req: UndoRequest) -> Result<Report> {
         path: target.clone(),
         session: s.session.clone(),
         deleted,
+        reread: None,
     };
     if step.removed {
         return restore_removed(s, &locked, parent, &step, dry_run);
@@ -159,6 +160,7 @@ fn restore_removed(
             path: target,
             session: s.session.clone(),
             deleted: false,
+            reread: None,
         });
     }
     let store = s.store();
