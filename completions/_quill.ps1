@@ -109,6 +109,8 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--old-file', '--old-file', [CompletionResultType]::ParameterName, 'Read `old` from a file')
             [CompletionResult]::new('--new-file', '--new-file', [CompletionResultType]::ParameterName, 'Read `new` from a file')
             [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'A JSON array of edits applied in order, all or nothing (''-'' = stdin)')
+            [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert `new` as whole lines after line N of the version read (0 = at the top, the line count = at the end)')
+            [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Replace lines A to B of the version read (1-based, inclusive: `A-B` or `A,B`) with `new`; an empty `new` deletes them')
             [CompletionResult]::new('--expect-count', '--expect-count', [CompletionResultType]::ParameterName, 'Fail unless exactly N occurrences are found')
             [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'Edit only this version (stands in for a read baseline)')
             [CompletionResult]::new('--max-file-bytes', '--max-file-bytes', [CompletionResultType]::ParameterName, 'Refuse files larger than this')

@@ -310,7 +310,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__edit)
-            opts="-h -V --old --new --old-file --new-file --edits --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --encoding --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --old --new --old-file --new-file --edits --insert-after --lines --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --encoding --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -333,6 +333,14 @@ _quill() {
                     return 0
                     ;;
                 --edits)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insert-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lines)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

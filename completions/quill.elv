@@ -103,6 +103,8 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --old-file 'Read `old` from a file'
             cand --new-file 'Read `new` from a file'
             cand --edits 'A JSON array of edits applied in order, all or nothing (''-'' = stdin)'
+            cand --insert-after 'Insert `new` as whole lines after line N of the version read (0 = at the top, the line count = at the end)'
+            cand --lines 'Replace lines A to B of the version read (1-based, inclusive: `A-B` or `A,B`) with `new`; an empty `new` deletes them'
             cand --expect-count 'Fail unless exactly N occurrences are found'
             cand --expect-sha256 'Edit only this version (stands in for a read baseline)'
             cand --max-file-bytes 'Refuse files larger than this'

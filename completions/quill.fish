@@ -103,6 +103,8 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l new -d 'The replace
 complete -c quill -n "__fish_quill_using_subcommand edit" -l old-file -d 'Read `old` from a file' -r -F
 complete -c quill -n "__fish_quill_using_subcommand edit" -l new-file -d 'Read `new` from a file' -r -F
 complete -c quill -n "__fish_quill_using_subcommand edit" -l edits -d 'A JSON array of edits applied in order, all or nothing (\'-\' = stdin)' -r -F
+complete -c quill -n "__fish_quill_using_subcommand edit" -l insert-after -d 'Insert `new` as whole lines after line N of the version read (0 = at the top, the line count = at the end)' -r
+complete -c quill -n "__fish_quill_using_subcommand edit" -l lines -d 'Replace lines A to B of the version read (1-based, inclusive: `A-B` or `A,B`) with `new`; an empty `new` deletes them' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-count -d 'Fail unless exactly N occurrences are found' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l expect-sha256 -d 'Edit only this version (stands in for a read baseline)' -r
 complete -c quill -n "__fish_quill_using_subcommand edit" -l max-file-bytes -d 'Refuse files larger than this' -r

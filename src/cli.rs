@@ -393,7 +393,9 @@ Examples:
   quill edit src/a.rs --old 'foo' --new 'bar' --replace-all
   quill edit src/a.rs --old-file old.txt --new-file new.txt
   quill edit src/a.rs --edits edits.json   # [{\"old\":…,\"new\":…,\"replaceAll\":false}], all or nothing
-  quill edit new.rs --old '' --new 'fn main() {}'   # create a file";
+  quill edit new.rs --old '' --new 'fn main() {}'   # create a file
+  quill edit src/a.rs --lines 3-5 --new 'fn b() {}'    # lines 3 to 5 of the version read
+  quill edit src/a.rs --insert-after 0 --new '// top'  # line numbers as read showed them";
 
 #[derive(Debug, Args)]
 pub(crate) struct EditArgs {
@@ -424,6 +426,14 @@ pub(crate) struct EditArgs {
     /// A JSON array of edits applied in order, all or nothing ('-' = stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["old", "new", "old_file", "new_file"])]
     pub edits: Option<PathBuf>,
+    /// Insert `new` as whole lines after line N of the version read (0 = at the top, the line
+    /// count = at the end).
+    #[arg(long, value_name = "N", conflicts_with_all = LINE_CONFLICTS)]
+    pub insert_after: Option<usize>,
+    /// Replace lines A to B of the version read (1-based, inclusive: `A-B` or `A,B`) with
+    /// `new`; an empty `new` deletes them.
+    #[arg(long, value_name = "A-B", value_parser = parse_line_range, conflicts_with_all = LINE_CONFLICTS, conflicts_with = "insert_after")]
+    pub lines: Option<LineRange>,
     /// Replace every non-overlapping occurrence.
     #[arg(long, alias = "replace_all")]
     pub replace_all: bool,
@@ -454,6 +464,44 @@ pub(crate) struct EditArgs {
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// What a line-addressed edit (`--insert-after`, `--lines`) cannot be combined with.
+const LINE_CONFLICTS: [&str; 6] = [
+    "old",
+    "old_file",
+    "edits",
+    "replace_all",
+    "expect_count",
+    "fuzzy",
+];
+
+/// `--lines A-B`: the first and last line, 1-based and inclusive, as given (the range is
+/// checked against the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineRange {
+    pub first: usize,
+    pub last: usize,
+}
+
+/// `A-B` or `A,B` (whole numbers); anything else names the accepted forms.
+fn parse_line_range(s: &str) -> Result<LineRange, String> {
+    let number = |n: &str| {
+        (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| n.parse::<usize>().ok())
+            .flatten()
+    };
+    s.split_once(['-', ','])
+        .and_then(|(a, b)| {
+            Some(LineRange {
+                first: number(a)?,
+                last: number(b)?,
+            })
+        })
+        .ok_or_else(|| {
+            "a line range is A-B or A,B: two line numbers, 1-based and inclusive (one line: 3-3)"
+                .to_string()
+        })
 }
 
 const GLOB_EXAMPLES: &str = "\
@@ -893,6 +941,18 @@ pub(crate) struct SchemaArgs {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn a_line_range_is_a_dash_b_or_a_comma_b() {
+        let r = |first, last| Ok(LineRange { first, last });
+        assert_eq!(parse_line_range("3-5"), r(3, 5));
+        assert_eq!(parse_line_range("3,5"), r(3, 5));
+        assert_eq!(parse_line_range("0-0"), r(0, 0));
+        for bad in ["3", "3:5", "a-b", "-5", "3-", "1-2-3", "+1-2", " 1-2", ""] {
+            let e = parse_line_range(bad).unwrap_err();
+            assert!(e.contains("A-B or A,B"), "{bad:?}: {e}");
+        }
+    }
 
     #[test]
     fn cli_is_consistent() {

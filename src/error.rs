@@ -110,7 +110,7 @@ pub enum Error {
     /// Exit 3. The file changed since this session read it (its SHA-256 differs from the baseline),
     /// or it no longer exists. Read it again, then redo the change against what it holds now.
     /// Nothing was written.
-    #[error("{} changed since session '{session}' read it", path.display())]
+    #[error("{}", stale_message(path, session, *reread))]
     Stale {
         #[serde(flatten, serialize_with = "names::path")]
         #[schemars(schema_with = "crate::names::one::path")]
@@ -121,6 +121,11 @@ pub enum Error {
         /// pure).
         #[serde(skip)]
         deleted: bool,
+        /// A line-addressed edit of the session's own version of the file (unchanged since,
+        /// but not read since): the first and last line it addressed, for the read the hint
+        /// names.
+        #[serde(skip)]
+        reread: Option<(usize, usize)>,
     },
     /// Exit 3. The file exists, but the call may only create it (`--create-only`, `edit --old ''`,
     /// or another process created it first). Read it and edit it instead. Nothing was clobbered.
@@ -683,6 +688,18 @@ impl Error {
                 "it was deleted after it was read; to create it anew, `quill state forget {}` first",
                 shell_quote(path)
             ),
+            Error::Stale {
+                path,
+                reread: Some((first, last)),
+                ..
+            } => {
+                let offset = first.saturating_sub(READ_AROUND).max(1);
+                let limit = last + READ_AROUND + 1 - offset;
+                format!(
+                    "run `quill read {} --offset {offset} --limit {limit}`, then repeat the edit with the line numbers it shows",
+                    shell_quote(path)
+                )
+            }
             Error::Stale { path, .. } => format!(
                 "run `quill read {}` again and redo the change on the current content",
                 shell_quote(path)
@@ -820,6 +837,25 @@ impl Error {
             Error::Interrupted => "nothing was changed; run the command again".into(),
             Error::InvalidArgument { fix, .. } => return fix.clone(),
         })
+    }
+}
+
+/// Lines of context on each side of the lines a `stale` line-addressed edit names, in the read
+/// its hint gives.
+const READ_AROUND: usize = 5;
+
+/// `stale`'s message: the file changed, or — a line-addressed edit — the session's own change
+/// is the version at hand, which the caller's line numbers do not describe.
+fn stale_message(path: &Path, session: &str, reread: Option<(usize, usize)>) -> String {
+    match reread {
+        None => format!(
+            "{} changed since session '{session}' read it",
+            path.display()
+        ),
+        Some(_) => format!(
+            "{} was last changed by session '{session}' itself, after it was read: the line numbers of a line-addressed edit must come from a read of the current version; nothing was written",
+            path.display()
+        ),
     }
 }
 
@@ -1107,6 +1143,7 @@ pub(crate) mod tests {
                 path: p(),
                 session: s(),
                 deleted: false,
+                reread: None,
             },
             Error::CreateConflict { path: p() },
             Error::DestinationExists { path: p() },
@@ -1321,6 +1358,7 @@ pub(crate) mod tests {
             path: PathBuf::from("/w/gone.txt"),
             session: "s".into(),
             deleted: true,
+            reread: None,
         };
         assert!(
             deleted
@@ -1332,8 +1370,33 @@ pub(crate) mod tests {
             path: PathBuf::from("/w/gone.txt"),
             session: "s".into(),
             deleted: false,
+            reread: None,
         };
         assert!(changed.hint().unwrap().contains("quill read /w/gone.txt"));
+        // A line-addressed edit of the session's own version: a read around its lines.
+        let renumbered = |first, last| Error::Stale {
+            path: PathBuf::from("/w/a.txt"),
+            session: "s".into(),
+            deleted: false,
+            reread: Some((first, last)),
+        };
+        assert!(
+            renumbered(12, 14)
+                .hint()
+                .unwrap()
+                .contains("`quill read /w/a.txt --offset 7 --limit 13`")
+        );
+        assert!(
+            renumbered(2, 2)
+                .hint()
+                .unwrap()
+                .contains("`quill read /w/a.txt --offset 1 --limit 7`")
+        );
+        assert!(
+            renumbered(2, 2)
+                .to_string()
+                .contains("must come from a read")
+        );
         assert_eq!(
             Error::io(
                 "read",

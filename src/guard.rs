@@ -156,16 +156,55 @@ pub(crate) fn check_fresh_edit(
     cur: &Current,
     expect: Option<&str>,
 ) -> Result<(bool, Option<String>)> {
+    Ok(match fresh_baseline(s, target, cur, expect)? {
+        Some(b) => (b.complete, b.edit),
+        None => (false, None),
+    })
+}
+
+/// `check_fresh` for a line-addressed edit: the baseline must also be a read's — after the
+/// session's own change of the file the lines the caller numbered have moved — else `stale`,
+/// whose hint reads lines `around` (first, last) again. `--expect-sha256` stands in for the
+/// read.
+pub(crate) fn check_fresh_lines(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+    around: (usize, usize),
+) -> Result<bool> {
+    match fresh_baseline(s, target, cur, expect)? {
+        Some(b) if b.written => Err(Error::Stale {
+            path: target.to_path_buf(),
+            session: s.session.clone(),
+            deleted: false,
+            reread: Some(around),
+        }),
+        Some(b) => Ok(b.complete),
+        None => Ok(false),
+    }
+}
+
+/// The freshness judgement: the session's baseline of `target` when it matches `cur`; None
+/// when `--expect-sha256` matches instead.
+fn fresh_baseline(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<Option<Baseline>> {
+    let stale = || Error::Stale {
+        path: target.to_path_buf(),
+        session: s.session.clone(),
+        deleted: false,
+        reread: None,
+    };
     if let Some(expect) = expect {
         let expect = probe::parse_sha256("--expect-sha256", expect)?;
         if expect != cur.sha256 {
-            return Err(Error::Stale {
-                path: target.to_path_buf(),
-                session: s.session.clone(),
-                deleted: false,
-            });
+            return Err(stale());
         }
-        return Ok((false, None));
+        return Ok(None);
     }
     let session = s.store().session(&s.session).load()?;
     let Some(baseline) = session.baseline(target) else {
@@ -175,11 +214,7 @@ pub(crate) fn check_fresh_edit(
         });
     };
     if baseline.sha256 != cur.sha256 {
-        return Err(Error::Stale {
-            path: target.to_path_buf(),
-            session: s.session.clone(),
-            deleted: false,
-        });
+        return Err(stale());
     }
     if s.strict && !baseline.complete {
         return Err(Error::NotRead {
@@ -187,7 +222,7 @@ pub(crate) fn check_fresh_edit(
             session: s.session.clone(),
         });
     }
-    Ok((baseline.complete, baseline.edit))
+    Ok(Some(baseline))
 }
 
 /// Warn about hard links before replacing a file.
@@ -241,8 +276,9 @@ pub(crate) fn stage<'p>(parent: &'p Parent, bytes: &[u8]) -> Result<Staged<'p>> 
     Ok(staged)
 }
 
-/// After publication: the new content becomes the session's baseline and the undo step is
-/// kept, in one state update.
+/// After publication: the new content becomes the session's baseline — marked as its own
+/// (`written`), so a line-addressed edit needs a read first — and the undo step is kept, in
+/// one state update.
 pub(crate) fn record(
     s: &Settings,
     target: &Path,
@@ -265,16 +301,20 @@ pub(crate) fn record_edit(
     edit: Option<String>,
 ) {
     let id = Identity::of(published);
-    let baseline = Baseline {
-        edit,
-        ..Baseline::new(target, new_sha256.to_string(), &id, complete)
-    };
+    let unchanged = matches!(before, Before::Unchanged);
     let key = path_key(target);
     let store = s.store();
     let file = store.session(&s.session);
     let history = file.history();
     let updated = file.update(|session| {
-        session.record(baseline);
+        // The session's own content, unless nothing changed: then the lines are still the
+        // ones the baseline had.
+        let written = !unchanged || session.baseline(target).is_none_or(|b| b.written);
+        session.record(Baseline {
+            edit,
+            written,
+            ..Baseline::new(target, new_sha256.to_string(), &id, complete)
+        });
         history.push(session, &key, before, new_sha256);
     });
     committed_anyway(s, target, updated);
@@ -308,6 +348,7 @@ pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -
             path: target.to_path_buf(),
             session: s.session.clone(),
             deleted: true,
+            reread: None,
         });
     }
     Ok(())
@@ -422,6 +463,7 @@ pub(crate) fn report(s: &Settings, mut o: Change) -> MutationReport {
         replacements: None,
         matched_fuzzily: None,
         spans: None,
+        replaced: None,
         encoding: None,
         deleted: o.deleted.is_some(),
         typed: AsTyped::one(target, &o.resolved.typed),

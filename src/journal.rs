@@ -239,6 +239,7 @@ fn delete(m: &Member) -> Result<()> {
             path: m.parent.target().to_path_buf(),
             session: String::new(),
             deleted: false,
+            reread: None,
         });
     }
     m.parent.remove_target()

@@ -80,6 +80,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
                 path: target,
                 session: s.session.clone(),
                 deleted: false,
+                reread: None,
             });
         }
         parent.remove_target()?;

@@ -551,9 +551,12 @@ impl Job<'_> {
         };
         let carried = match (&known, &outcome.sha256) {
             // A rename moves the inode itself: its baseline stays as true (or as stale) as it was.
-            (Some(b), None) => Some((b.sha256.clone(), b.complete, b.read_at_ns)),
-            (Some(b), Some(h)) if &b.sha256 == h => Some((h.clone(), b.complete, b.read_at_ns)),
-            (_, Some(h)) if self.expect.is_some() => Some((h.clone(), false, now_ns())),
+            (Some(b), None) => Some((b.sha256.clone(), b.complete, b.read_at_ns, b.written)),
+            (Some(b), Some(h)) if &b.sha256 == h => {
+                Some((h.clone(), b.complete, b.read_at_ns, b.written))
+            }
+            // Not a read of it: a line-addressed edit reads it first.
+            (_, Some(h)) if self.expect.is_some() => Some((h.clone(), false, now_ns(), true)),
             _ => None,
         };
         let forget_source = outcome.source_removed && known.is_some();
@@ -567,10 +570,11 @@ impl Job<'_> {
             if forget_source {
                 session.forget(&source);
             }
-            if let Some((sha256, complete, read_at_ns)) = carried {
+            if let Some((sha256, complete, read_at_ns, written)) = carried {
                 // The read happened when the source was read, not now.
                 session.record(Baseline {
                     read_at_ns,
+                    written,
                     ..Baseline::new(&dest, sha256, &id, complete)
                 });
             }

@@ -32,6 +32,9 @@ Add --json to any command to get one JSON object you can parse (`ok`, `op`, and 
   first line to show, 1-based). glob and grep page with --offset too (entries to skip, from 0).
 - Several changes to one file: `quill edit FILE --edits -` with a JSON array
   `[{"old": "...", "new": "...", "replaceAll": false}]` on stdin, applied all or nothing.
+- By line number, as read showed them: `quill edit FILE --lines 3-5 --new TEXT` replaces
+  lines 3 to 5 (`--new ''` deletes them); `--insert-after N --new TEXT` inserts after line
+  N (0 = the top). After your own change of the file, read it again first: the lines moved.
 - Quote text for the shell: single quotes, and '\'' for a quote inside. For text with many
   quotes or lines, put it in a file: edit --old-file FILE --new-file FILE, write --from FILE.
 - Write whole text. A line like `// ... rest unchanged ...` is refused: quill writes

@@ -64,6 +64,11 @@ pub(crate) struct MutationReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// edit: the line spans replaced, in the text the edits applied to.
     pub spans: Option<Vec<LineSpan>>,
+    /// edit `--lines A-B`: the exact text of the lines that went, line breaks included (bytes
+    /// that are not valid UTF-8 as U+FFFD); `""` for `--insert-after`. Absent for an edit by
+    /// `old` and `new`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<String>,
     /// edit: the encoding the file was written in, when it is not UTF-8 (`utf-16le`,
     /// `windows-1251`, …).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -41,6 +41,12 @@ pub struct Baseline {
     /// edit's fingerprint (so a re-sent edit is not applied twice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<String>,
+    /// The content is the session's own change of the file (a write, an edit, an undo), not
+    /// what a read showed: the line numbers the caller holds are those of the version it read,
+    /// so a line-addressed edit needs a read first. A read clears it; absent (older state
+    /// files) means read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
 }
 
 impl Baseline {
@@ -58,6 +64,7 @@ impl Baseline {
             complete,
             used: 0,
             edit: None,
+            written: false,
         }
     }
 }
@@ -301,6 +308,7 @@ mod tests {
             complete: true,
             used: 0,
             edit: None,
+            written: false,
         }
     }
 
@@ -433,6 +441,27 @@ mod tests {
         assert_eq!(s.baseline(Path::new("/a")).unwrap().edit, None);
         s.record(baseline("/a")); // back to the first content: the edit is not the last change
         assert_eq!(s.baseline(Path::new("/a")).unwrap().edit, None);
+    }
+
+    /// `written` is stored only when set, an entry without it (older quill) loads as a read's,
+    /// and a read's baseline of the same content clears it.
+    #[test]
+    fn written_is_stored_only_when_set_and_a_read_clears_it() {
+        let mut s = Session::empty("t");
+        s.record(baseline("/a"));
+        assert!(!serde_json::to_string(&s).unwrap().contains("written"));
+        let mut own = baseline("/a");
+        own.written = true;
+        s.record(own);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""written":true"#), "{json}");
+        let s2: Session = serde_json::from_str(&json).unwrap();
+        assert!(s2.baseline(Path::new("/a")).unwrap().written);
+        s.record(baseline("/a"));
+        assert!(!s.baseline(Path::new("/a")).unwrap().written);
+        let old = r#"{"version":1,"session":"t","files":{"/o":{"sha256":"00","size":0,"dev":0,"ino":0,"mtimeNs":0,"ctimeNs":0,"readAtNs":0,"complete":true,"used":1}}}"#;
+        let s3: Session = serde_json::from_str(old).unwrap();
+        assert!(!s3.baseline(Path::new("/o")).unwrap().written);
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod grammar;
 mod guards;
 mod harness;
 mod input_waits;
+mod lines;
 mod listing;
 mod misses;
 mod missing;

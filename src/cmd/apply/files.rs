@@ -299,6 +299,7 @@ fn delete<'e>(
                     path: r.target.clone(),
                     session: s.session.clone(),
                     deleted: false,
+                    reread: None,
                 },
             )
             .reworded(

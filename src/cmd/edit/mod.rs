@@ -1,5 +1,7 @@
-//! `quill edit` (docs/commands/edit.md): the runner around the pure planner. It gathers the edits
-//! (`--old/--new`, `--old-file/--new-file`, `--edits FILE|-`), takes the mutation lock, loads
+//! `quill edit` (docs/commands/edit.md): the runner around the pure planners. It gathers the edits
+//! (`--old/--new`, `--old-file/--new-file`, `--edits FILE|-`, or a line address `--lines A-B` /
+//! `--insert-after N` with its `new`, whose guard also wants a read's baseline and whose plan
+//! is `addressed` over `lines`), takes the mutation lock, loads
 //! and re-hashes the file (64 MiB cap), judges freshness, refuses a re-sent edit
 //! (`already_applied`: the session's last change of the file was this same edit, by its
 //! fingerprint) and an omission placeholder `old` and the file do not have, peels the encoding
@@ -8,6 +10,8 @@
 //! `guard`, which records the fingerprint with the new baseline. Matching rules, miss repair and fuzzy matching live in `plan` and
 //! `repair`, which never do I/O.
 
+mod addressed;
+mod lines;
 mod miss;
 pub mod plan;
 mod repair;
@@ -48,7 +52,10 @@ struct EditSpec {
 /// apply them.
 pub(crate) struct EditRequest {
     resolved: Resolved,
+    /// The edits by text (none for a line-addressed edit).
     edits: Vec<Edit>,
+    /// A line-addressed edit: where, and the new text.
+    at: Option<(lines::Address, String)>,
     expect_sha256: Option<String>,
     max_file_bytes: u64,
     opts: PlanOptions,
@@ -75,10 +82,23 @@ impl EditArgs {
             .transpose()
             .map_err(Error::invalid_argument)?;
         let resolved = guard::resolve(s, &self.path, "edit")?;
-        let edits = gather(s, &self, self.max_file_bytes)?;
+        let (edits, at) = match addressed::address(&self) {
+            Some(addr) => {
+                if self.new.is_none() && self.new_file.is_none() {
+                    return Err(Error::usage(
+                        "--insert-after and --lines take the text as --new TEXT or --new-file FILE (--lines A-B --new '' deletes the lines)",
+                    ));
+                }
+                let cap = self.max_file_bytes;
+                let new = text_arg(s, self.new.as_ref(), self.new_file.as_ref(), "new", cap)?;
+                (Vec::new(), Some((addr, new)))
+            }
+            None => (gather(s, &self, self.max_file_bytes)?, None),
+        };
         Ok(EditRequest {
             resolved,
             edits,
+            at,
             expect_sha256,
             max_file_bytes: self.max_file_bytes,
             opts: PlanOptions {
@@ -97,6 +117,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let EditRequest {
         resolved,
         edits,
+        at,
         expect_sha256,
         max_file_bytes,
         opts,
@@ -112,7 +133,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let cur = guard::current(parent.as_ref(), max_file_bytes, Some(max_file_bytes))?;
     let (old_bytes, complete, encoding): (&[u8], bool, Encoding) = match &cur {
         None => {
-            if !edits.first().is_some_and(|e| e.old.is_empty()) {
+            if at.is_some() || !edits.first().is_some_and(|e| e.old.is_empty()) {
                 return Err(paths::not_found(target));
             }
             guard::check_missing(s, &target, expect_sha256.as_deref())?;
@@ -126,8 +147,15 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             let bytes = c.bytes.as_deref().unwrap_or(&[]);
             // A file quill cannot edit is refused as such, read or not.
             let encoding = encoding_of(&target, bytes, forced)?;
-            let (complete, last_edit) =
-                guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?;
+            let (complete, last_edit) = match &at {
+                // Line numbers hold for the version read, not for the session's own change.
+                Some((addr, _)) => {
+                    let expect = expect_sha256.as_deref();
+                    let complete = guard::check_fresh_lines(s, &target, c, expect, addr.around())?;
+                    (complete, None)
+                }
+                None => guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?,
+            };
             if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
                 return Err(Error::AlreadyApplied { path: target });
             }
@@ -150,11 +178,28 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         }
         Encoding::Legacy(codec) => Cow::Owned(legacy::decode(old_bytes, codec).0.into_bytes()),
     };
-    if !allow_placeholder {
-        check_placeholders(&target, &edits, &body)?;
-    }
-    let planned = plan::plan(&body, &edits, &opts)
-        .map_err(|e| plan_error(&target, &edits, opts.expect_count, e))?;
+    let (planned, replaced) = match &at {
+        Some((addr, new)) => {
+            let (planned, replaced) = addressed::plan(&target, &body, *addr, new)?;
+            if !allow_placeholder {
+                let edit = Edit {
+                    old: replaced.clone(),
+                    new: new.clone(),
+                    replace_all: false,
+                };
+                check_placeholders(&target, &[edit], &body)?;
+            }
+            (planned, Some(replaced))
+        }
+        None => {
+            if !allow_placeholder {
+                check_placeholders(&target, &edits, &body)?;
+            }
+            let planned = plan::plan(&body, &edits, &opts)
+                .map_err(|e| plan_error(&target, &edits, opts.expect_count, e))?;
+            (planned, None)
+        }
+    };
     let new_bytes: Vec<u8> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => {
             let mut v = Vec::with_capacity(encoding.bom().len() + planned.new_body.len());
@@ -199,7 +244,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
                 complete,
                 before,
                 meta,
-                Some(fingerprint),
+                at.is_none().then_some(fingerprint),
             );
         }
     }
@@ -242,6 +287,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     }
     report.encoding = decoded.then(|| encoding.as_str());
     report.replacements = Some(planned.replacements);
+    report.replaced = replaced;
     report.matched_fuzzily = Some(planned.matched_fuzzily);
     report.spans = Some(
         planned

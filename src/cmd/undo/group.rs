@@ -81,6 +81,7 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
             path: target.clone(),
             session: s.session.clone(),
             deleted,
+            reread: None,
         };
         let parent = guard::parent(s, &target)?;
         let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;

@@ -79,6 +79,7 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
         path: target.clone(),
         session: s.session.clone(),
         deleted,
+        reread: None,
     };
     if step.removed {
         return restore_removed(s, &locked, parent, &step, dry_run);
@@ -119,7 +120,10 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
         let baseline = match (&restored, &published) {
             (Some(bytes), Some(meta)) => {
                 let id = crate::probe::Identity::of(meta);
-                Some(Baseline::new(&target, sha256_bytes(bytes), &id, complete))
+                Some(Baseline {
+                    written: true,
+                    ..Baseline::new(&target, sha256_bytes(bytes), &id, complete)
+                })
             }
             _ => None,
         };
@@ -175,6 +179,7 @@ fn restore_removed(
             path: target,
             session: s.session.clone(),
             deleted: false,
+            reread: None,
         });
     }
     let store = s.store();
@@ -196,7 +201,10 @@ fn restore_removed(
         staged.write_all(&bytes)?;
         let published = guard::commit(s, staged, None)?;
         let id = crate::probe::Identity::of(&published);
-        let baseline = Baseline::new(&target, hash.clone(), &id, false);
+        let baseline = Baseline {
+            written: true,
+            ..Baseline::new(&target, hash.clone(), &id, false)
+        };
         let key = path_key(&target);
         let updated = file.update(|session| {
             session.record(baseline);
