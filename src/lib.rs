@@ -30,7 +30,6 @@ pub mod notebook;
 pub(crate) mod output;
 pub mod page;
 pub(crate) mod parent;
-pub mod patch;
 pub(crate) mod paths;
 pub(crate) mod placeholder;
 pub(crate) mod probe;

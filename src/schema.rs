@@ -105,6 +105,7 @@ enum ReadAnswer {
 #[derive(JsonSchema)]
 #[schemars(untagged)]
 #[allow(dead_code)]
+#[allow(clippy::large_enum_variant)] // never built: only its schema is used
 enum UndoAnswer {
     File(Success<MutationReport>),
     Change(Success<ApplyReport>),

@@ -91,6 +91,7 @@ fuzz_target!(|data: &[u8]| {
         complete: true,
         used: 0,
         edit: None,
+        written: false,
     });
     assert!(session.len() <= MAX_FILES);
     if before + usize::from(!had) <= MAX_FILES {

@@ -4,7 +4,7 @@
 //! Result<Report>` that does the guarded I/O through `probe`, `guard`, `lock`, `state` and
 //! `publish` and returns a report. None prints; none imports `app` or `output`'s printing.
 
-pub(crate) mod apply;
+pub mod apply;
 pub mod edit;
 pub(crate) mod generate;
 pub(crate) mod glob;

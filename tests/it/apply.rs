@@ -568,7 +568,10 @@ fn a_git_diff_of_a_real_tree_applies_back() {
     let out = env.json(&["apply", env.base.join("real.patch").to_str().unwrap()]);
     out.ok();
     let files = out.json["files"].as_array().unwrap();
-    let actions: Vec<&str> = files.iter().map(|f| f["action"].as_str().unwrap()).collect();
+    let actions: Vec<&str> = files
+        .iter()
+        .map(|f| f["action"].as_str().unwrap())
+        .collect();
     for a in ["modified", "created", "deleted", "moved"] {
         assert!(actions.contains(&a), "no {a} file among {actions:?}");
     }

@@ -52,6 +52,7 @@ fn man_pages_are_fresh() {
         "read",
         "write",
         "edit",
+        "apply",
         "glob",
         "grep",
         "transfer",

@@ -11,11 +11,11 @@ use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use super::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
 use crate::encoding::Encoding;
 use crate::error::{Error, MissFix, PatchProblem};
 use crate::guard::{self, Current};
 use crate::parent::Parent;
-use crate::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
 use crate::paths::{self, Resolved};
 use crate::placeholder;
 use crate::probe::sha256_bytes;

@@ -9,6 +9,7 @@
 //! file, grouped so that `quill undo` reverts the whole apply.
 
 pub(crate) mod files;
+pub mod patch;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -21,7 +22,6 @@ use crate::error::{Error, PatchProblem, Result};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::input::Input;
 use crate::journal::{self, Action, Member};
-use crate::patch::{self, Format, Patch};
 use crate::paths::{self, Resolved};
 use crate::probe::{Identity, parse_sha256};
 use crate::report::apply::{ApplyFile, ApplyReport};
@@ -29,6 +29,7 @@ use crate::report::{AsTyped, FileAccess, Report};
 use crate::settings::Settings;
 use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
+use patch::{Format, Patch};
 
 use files::{FileAction, Planned};
 
