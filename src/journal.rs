@@ -325,11 +325,26 @@ pub(crate) fn recover(s: &Settings) {
     if !matches!(checked::check_dir(&dir), Ok(true)) {
         return;
     }
-    let mut journals: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
+    let mut journals: Vec<PathBuf> = Vec::new();
+    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+        match path.extension().and_then(|x| x.to_str()) {
+            Some("json") => journals.push(path),
+            // A journal killed before it was whole (nothing was staged yet): removed once its
+            // owner is gone.
+            Some("new") => {
+                if let Ok(f) = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(checked::flags().bits() as i32)
+                    .open(&path)
+                    && checked::check_file(&f, &path).is_ok()
+                    && f.try_lock().is_ok()
+                {
+                    let _ = fs::remove_file(&path);
+                }
+            }
+            _ => {}
+        }
+    }
     journals.sort();
     for path in journals {
         if let Some(message) = recover_one(s, &path) {

@@ -166,6 +166,7 @@ fn a_killed_apply_is_all_old_or_all_new_after_the_next_call() {
             assert!(k < 400, "{sc}: more than 400 calls");
         }
     }
+    eprintln!("outcomes (old, new) by syscall: {outcomes:?}");
     // Both outcomes happen: kills before the commit point roll back, after it roll forward.
     let old: usize = outcomes.values().map(|o| o.0).sum();
     let new: usize = outcomes.values().map(|o| o.1).sum();
@@ -180,7 +181,14 @@ fn an_injected_failure_leaves_every_file_as_it_was() {
     require_strace();
     let cases = [
         ("inject=write:error=ENOSPC:when=2", "no_space"),
-        ("inject=fsync:error=EIO:when=2", "io"),
+        // The journal's own fsyncs (the file, its directory): the state directory failed.
+        ("inject=fsync:error=EIO:when=1", "state_unavailable"),
+        ("inject=fsync:error=EIO:when=2", "state_unavailable"),
+        // A staged file's fsync.
+        ("inject=fsync:error=EIO:when=3", "io"),
+        ("inject=fsync:error=ENOSPC:when=4", "no_space"),
+        // The commit marker's fsync: the commit point is not passed.
+        ("inject=fsync:error=EIO:when=6", "state_unavailable"),
         ("inject=openat:error=EACCES:when=12", ""),
     ];
     for (inject, kind) in cases {
