@@ -19,6 +19,7 @@ use crate::publish::{self, Staged};
 use crate::report::{AsTyped, FileAccess, MutationReport};
 use crate::settings::Settings;
 use crate::state::history::Before;
+use crate::state::session::Session;
 use crate::state::{Baseline, path_key};
 use crate::warnings::{Warning, WarningKind};
 
@@ -185,10 +186,32 @@ pub(crate) fn check_fresh_lines(
     }
 }
 
+/// `check_fresh` against a session already loaded (a change of many files loads it once).
+pub(crate) fn check_fresh_in(
+    s: &Settings,
+    session: &Session,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<bool> {
+    Ok(fresh_baseline_in(s, Some(session), target, cur, expect)?.is_some_and(|b| b.complete))
+}
+
 /// The freshness judgement: the session's baseline of `target` when it matches `cur`; None
 /// when `--expect-sha256` matches instead.
 fn fresh_baseline(
     s: &Settings,
+    target: &Path,
+    cur: &Current,
+    expect: Option<&str>,
+) -> Result<Option<Baseline>> {
+    fresh_baseline_in(s, None, target, cur, expect)
+}
+
+/// `fresh_baseline` with the session loaded by the caller, or (None) loaded here.
+fn fresh_baseline_in(
+    s: &Settings,
+    loaded: Option<&Session>,
     target: &Path,
     cur: &Current,
     expect: Option<&str>,
@@ -206,7 +229,14 @@ fn fresh_baseline(
         }
         return Ok(None);
     }
-    let session = s.store().session(&s.session).load()?;
+    let own;
+    let session = match loaded {
+        Some(session) => session,
+        None => {
+            own = s.store().session(&s.session).load()?;
+            &own
+        }
+    };
     let Some(baseline) = session.baseline(target) else {
         return Err(Error::NotRead {
             path: target.to_path_buf(),

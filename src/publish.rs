@@ -117,9 +117,13 @@ impl<'p> Staged<'p> {
     }
 
     /// Seal the content now (fsync, and `like`'s permission bits and owner): a transaction
-    /// seals every file before it renames any.
-    pub(crate) fn seal_now(&mut self, like: Option<&Metadata>) -> Result<()> {
-        self.seal(like)
+    /// seals every file before it renames any. With `fsync: false` the caller makes the
+    /// content durable itself (`Parent::sync_fs`, one for many files).
+    pub(crate) fn seal_now(&mut self, like: Option<&Metadata>, fsync: bool) -> Result<()> {
+        if fsync {
+            return self.seal(like);
+        }
+        self.set_owner_and_mode(like)
     }
 
     /// Rename the sealed file into place — over the target, or (`replace: false`) only where
@@ -191,6 +195,16 @@ impl<'p> Staged<'p> {
 
     /// fsync the content and give it `like`'s permission bits and owner (when allowed).
     fn seal(&mut self, like: Option<&Metadata>) -> Result<()> {
+        self.set_owner_and_mode(like)?;
+        let target = self.parent.target();
+        self.file
+            .sync_all()
+            .map_err(|e| Error::io("fsync", target, e))?;
+        signals::check()
+    }
+
+    /// `like`'s owner and permission bits, or a new file's.
+    fn set_owner_and_mode(&mut self, like: Option<&Metadata>) -> Result<()> {
         signals::check()?;
         let target = self.parent.target();
         if let Some(meta) = like {
@@ -204,10 +218,7 @@ impl<'p> Staged<'p> {
                 .set_permissions(Permissions::from_mode(0o666 & !umask()))
                 .map_err(|e| Error::io("set the permissions of", target, e))?;
         }
-        self.file
-            .sync_all()
-            .map_err(|e| Error::io("fsync", target, e))?;
-        signals::check()
+        Ok(())
     }
 
     /// Replace the existing target (keeping `like`'s permissions), then fsync the directory.

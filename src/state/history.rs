@@ -42,6 +42,11 @@ pub enum Before<'a> {
 pub struct History<'a> {
     dir: PathBuf,
     warnings: &'a Warnings,
+    /// Blobs are written without their own fsync, and `sync_batch` makes them durable at once
+    /// (a change of many files: one `syncfs` instead of one fsync a blob).
+    batch: std::cell::Cell<bool>,
+    /// A blob was written since the last `sync_batch`.
+    unsynced: std::cell::Cell<bool>,
 }
 
 impl<'a> History<'a> {
@@ -49,6 +54,34 @@ impl<'a> History<'a> {
         History {
             dir: dir.to_path_buf(),
             warnings,
+            batch: std::cell::Cell::new(false),
+            unsynced: std::cell::Cell::new(false),
+        }
+    }
+
+    /// From here on blobs wait for `sync_batch` to be made durable.
+    pub fn batch(&self) {
+        self.batch.set(true);
+    }
+
+    /// Make every blob written since `batch` durable (one `syncfs` of the history's file
+    /// system), before the session that names them is saved: call it last inside the
+    /// `SessionFile::update` that pushed them. A failure costs those steps (a warning).
+    pub fn sync_batch(&self, session: &mut Session, keys: &[&str]) {
+        if !self.unsynced.replace(false) {
+            return;
+        }
+        let synced =
+            fs::File::open(&self.dir).and_then(|d| rustix::fs::syncfs(&d).map_err(io::Error::from));
+        if let Err(e) = synced {
+            self.warnings.push(WarningKind::UndoUnavailable, format!(
+                "cannot make the undo history durable ({e}); undo is not available for this change"
+            ));
+            for key in keys {
+                if let Some(steps) = session.history.get_mut(*key) {
+                    steps.pop();
+                }
+            }
         }
     }
 
@@ -117,7 +150,11 @@ fn push(
         }
         Before::Bytes(bytes) => {
             let hash = sha256_bytes(bytes);
-            if let Err(e) = store_blob(dir, &hash, bytes) {
+            let sync = !h.batch.get();
+            if !sync {
+                h.unsynced.set(true);
+            }
+            if let Err(e) = store_blob(dir, &hash, bytes, sync) {
                 h.warnings.push(WarningKind::UndoUnavailable, format!(
                     "cannot keep the old content for undo ({e}); undo is not available for this change"
                 ));
@@ -226,7 +263,7 @@ fn is_blob_name(name: &str) -> bool {
 
 /// Keep `bytes` as the blob `hash`: written to a new temporary file, fsync'ed, renamed into
 /// place. A blob already there (a regular file of ours of the right size) is kept.
-fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
+fn store_blob(dir: &Path, hash: &str, bytes: &[u8], sync: bool) -> io::Result<()> {
     let as_io = |e: Error| io::Error::other(e.to_string());
     checked::ensure_dir(dir.parent().unwrap_or(Path::new("."))).map_err(as_io)?;
     checked::ensure_dir(dir).map_err(as_io)?;
@@ -238,8 +275,11 @@ fn store_blob(dir: &Path, hash: &str, bytes: &[u8]) -> io::Result<()> {
     }
     let mut tmp = checked::temp_in(dir, ".blob-")?;
     tmp.write_all(bytes)?;
-    // Durable before any session names it (see the module comment).
-    tmp.as_file().sync_data()?;
+    // Durable before any session names it (see the module comment; in a batch, by
+    // `sync_batch`).
+    if sync {
+        tmp.as_file().sync_data()?;
+    }
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
 }

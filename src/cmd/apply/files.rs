@@ -21,9 +21,12 @@ use crate::placeholder;
 use crate::probe::sha256_bytes;
 use crate::settings::Settings;
 use crate::sniff::{self, Sniffed};
+use crate::state::session::Session;
 
 /// The options every section shares.
-pub(crate) struct Options {
+pub(crate) struct Options<'a> {
+    /// The session, loaded once under the locks.
+    pub session: Option<&'a Session>,
     pub fuzzy: bool,
     pub max_file_bytes: u64,
     pub allow_placeholder: bool,
@@ -138,6 +141,7 @@ fn check_existing(
     r: &Resolved,
     cur: &Current,
     expect: Option<&str>,
+    opts: &Options,
 ) -> Result<bool, Problems> {
     let one = |e: Error| vec![PatchProblem::of(&r.target, fp.line, &e)];
     let bytes = cur.bytes.as_deref().unwrap_or(&[]);
@@ -176,7 +180,11 @@ fn check_existing(
             }));
         }
     }
-    guard::check_fresh(s, &r.target, cur, expect).map_err(one)
+    match opts.session {
+        Some(session) => guard::check_fresh_in(s, session, &r.target, cur, expect),
+        None => guard::check_fresh(s, &r.target, cur, expect),
+    }
+    .map_err(one)
 }
 
 /// A deleted or moved file is the file itself, never a link to it.
@@ -210,7 +218,7 @@ fn modify<'e>(
     let Some(cur) = cur else {
         return Err(missing(s, fp, &r, expect(&r)));
     };
-    let complete = check_existing(s, fp, &r, &cur, expect(&r))?;
+    let complete = check_existing(s, fp, &r, &cur, expect(&r), opts)?;
     let body = cur.bytes.as_deref().unwrap_or(&[]);
     let applied = hunks(fp, &r.target, body, opts)?;
     let sha256 = sha256_bytes(&applied.new_body);
@@ -286,7 +294,7 @@ fn delete<'e>(
     let Some(cur) = cur else {
         return Err(missing(s, fp, &r, expect(&r)));
     };
-    let complete = check_existing(s, fp, &r, &cur, expect(&r))?;
+    let complete = check_existing(s, fp, &r, &cur, expect(&r), opts)?;
     // A unified deletion spells the content out: it must be what the file holds.
     if !fp.hunks.is_empty() {
         let body = cur.bytes.as_deref().unwrap_or(&[]);
@@ -346,7 +354,7 @@ fn moved<'e>(
         let Some(scur) = scur else {
             return Err(missing(s, fp, &old, expect(&old)));
         };
-        let complete = check_existing(s, fp, &old, &scur, expect(&old))?;
+        let complete = check_existing(s, fp, &old, &scur, expect(&old), opts)?;
         Ok((sparent, scur, complete))
     })();
     let dest = (|| {

@@ -38,7 +38,7 @@ pub(crate) struct ApplyRequest {
     patch: Patch,
     /// `--expect-sha256 PATH=HEX`, by resolved path.
     expects: BTreeMap<PathBuf, String>,
-    opts: files::Options,
+    opts: files::Options<'static>,
     check: bool,
     dry_run: bool,
 }
@@ -87,6 +87,7 @@ impl ApplyArgs {
             patch,
             expects,
             opts: files::Options {
+                session: None,
                 fuzzy: self.fuzzy,
                 max_file_bytes: self.max_file_bytes,
                 allow_placeholder: self.allow_placeholder,
@@ -106,7 +107,7 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
     let ApplyRequest {
         patch,
         expects,
-        opts,
+        opts: base_opts,
         check,
         dry_run,
     } = req;
@@ -152,6 +153,11 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
     // Every file's lock, in one sorted order (two applies never deadlock), held to the end.
     let targets: Vec<&Path> = seen.keys().map(PathBuf::as_path).collect();
     let _locks = s.store().lock_mutations(&targets)?;
+    let session = s.store().session(&s.session).load()?;
+    let opts = files::Options {
+        session: Some(&session),
+        ..base_opts
+    };
 
     let mut planned = Vec::with_capacity(sections.len());
     for (i, old, new) in sections {
@@ -269,6 +275,8 @@ fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]
     let file = store.session(&s.session);
     let history = file.history();
     let updated = file.update(|session| {
+        history.batch();
+        let mut keys = Vec::with_capacity(planned.len() + 1);
         let group = session.clock.saturating_add(1);
         for (p, meta) in planned.iter().zip(metas) {
             let target = &p.target.target;
@@ -322,7 +330,16 @@ fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]
                     session.forget(target);
                 }
             }
+            keys.push(key);
         }
+        let mut all: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let sources: Vec<String> = planned
+            .iter()
+            .filter_map(|p| p.source.as_ref().map(|src| path_key(&src.resolved.target)))
+            .collect();
+        all.extend(sources.iter().map(String::as_str));
+        // Every blob durable at once, before the session naming them is saved.
+        history.sync_batch(session, &all);
     });
     if let Some(first) = planned.first() {
         guard::committed_anyway(s, &first.target.target, updated);
@@ -345,7 +362,10 @@ pub(crate) fn report(
     let written = !(check || dry_run);
     for p in planned {
         let mut parts = Vec::new();
-        if let Some(src) = &p.source {
+        let deleted = matches!(p.action, FileAction::Deleted);
+        let cur = p.cur.as_ref();
+        // `--check` shows no diff: none is made.
+        if let (false, Some(src)) = (check, &p.source) {
             parts.push(guard::report(
                 s,
                 Change {
@@ -367,27 +387,26 @@ pub(crate) fn report(
                 },
             ));
         }
-        let deleted = matches!(p.action, FileAction::Deleted);
-        let cur = p.cur.as_ref();
-        let m = guard::report(
-            s,
-            Change {
-                op: "apply",
-                resolved: &p.target,
-                created: cur.is_none(),
-                deleted: deleted.then(|| cur.map_or(0o100644, |c| c.meta.mode())),
-                dry_run: !written,
-                old: cur
-                    .and_then(|c| c.bytes.as_deref())
-                    .filter(|b| b.len() <= DIFF_INPUT_MAX),
-                new: Some(&p.new_bytes),
-                bytes: p.new_bytes.len() as u64,
-                sha256: (!deleted).then(|| p.sha256.clone()),
-                previous_sha256: cur.map(|c| c.sha256.clone()),
-                patch_unavailable: None,
-            },
-        );
-        parts.push(m);
+        if !check {
+            parts.push(guard::report(
+                s,
+                Change {
+                    op: "apply",
+                    resolved: &p.target,
+                    created: cur.is_none(),
+                    deleted: deleted.then(|| cur.map_or(0o100644, |c| c.meta.mode())),
+                    dry_run: !written,
+                    old: cur
+                        .and_then(|c| c.bytes.as_deref())
+                        .filter(|b| b.len() <= DIFF_INPUT_MAX),
+                    new: Some(&p.new_bytes),
+                    bytes: p.new_bytes.len() as u64,
+                    sha256: (!deleted).then(|| p.sha256.clone()),
+                    previous_sha256: cur.map(|c| c.sha256.clone()),
+                    patch_unavailable: None,
+                },
+            ));
+        }
         let (mut fa, mut fr) = (0, 0);
         let mut own_diff = String::new();
         if !check {
