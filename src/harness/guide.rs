@@ -39,7 +39,10 @@ Add --json to any command to get one JSON object you can parse (`ok`, `op`, and 
   quotes or lines, put it in a file: edit --old-file FILE --new-file FILE, write --from FILE.
 - Write whole text. A line like `// ... rest unchanged ...` is refused: quill writes
   literally.
-- Preview with --dry-run. Undo quill's last change to a file: `quill undo FILE`.
+- Changes to several files at once: `quill apply - <<'EOF'` with a unified diff or a
+  `*** Begin Patch` patch; every file must be read first; all change or none does.
+- Preview with --dry-run. Undo quill's last change to a file: `quill undo FILE`; the last
+  change of the session (a whole apply): `quill undo`.
 - Delete a file you have read with `quill rm FILE` (undoable), not rm.
 - Copy or move files with `quill transfer SRC DEST [--move]`, not cp/mv.
 
@@ -62,6 +65,8 @@ Add --json to any command to get one JSON object you can parse (`ok`, `op`, and 
 - invalid_pattern: grep's pattern is a Rust regex; escape it or pass -F for literal text.
 - destination_exists: transfer will not overwrite; pass --replace-sha256 HEX (the
   destination's sha256) or choose another name.
+- patch_rejected: apply wrote nothing; `error.problems` lists each file's problem with its
+  own kind and hint (the kinds above): fix them all, then apply again.
 - nothing_to_undo: quill has not changed that file in this session.
 - lock_timeout: another process holds the file; retry.
 - usage, invalid_argument: the command is wrong; the hint gives the call that works.
