@@ -371,6 +371,25 @@ pub(crate) fn render_error(err: &Error, p: &Palette) {
             }
         }
     }
+    // Every problem of a rejected patch, each with its kind, its passage and its fix.
+    if let Error::PatchRejected { problems, .. } = err {
+        for pr in problems {
+            let _ = writeln!(e, "  {}{}{}: {}", p.bold, pr.kind, p.reset, pr.message);
+            if let Some(d) = pr.difference.as_ref().filter(|d| !d.is_empty()) {
+                let _ = writeln!(e, "    {d}");
+            }
+            if let Some(win) = &pr.window {
+                let _ = writeln!(e, "    closest passage in the file:");
+                for (i, line) in win.text.lines().enumerate() {
+                    let n = win.start_line + i;
+                    let _ = writeln!(e, "{}{n:>8}{}\t{line}", p.dim, p.reset);
+                }
+            }
+            if let Some(h) = &pr.hint {
+                let _ = writeln!(e, "{}    fix: {h}{}", p.dim, p.reset);
+            }
+        }
+    }
     if let Some(hint) = err.hint() {
         let _ = writeln!(e, "{}  hint: {hint}{}", p.dim, p.reset);
     }

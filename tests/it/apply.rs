@@ -587,3 +587,61 @@ fn a_git_diff_of_a_real_tree_applies_back() {
         "the tree differs from the commit the patch was made from"
     );
 }
+
+/// Text mode lists every problem with its kind, the file's closest lines and its fix.
+#[test]
+fn text_errors_list_every_problem() {
+    let env = two_files();
+    env.json(&["read", "b.txt"]).ok();
+    let patch = TWO_FILES.replace("-b\n+B", "-nope\n+B");
+    let out = env.cmd(["apply", "-"]).stdin(patch).run();
+    out.exit(3);
+    for needle in [
+        "not_read: ",
+        "edit_no_match: hunk 1 (line ",
+        "closest passage in the file:",
+        "fix: run `quill read",
+        "hint: fix all 2 problems",
+    ] {
+        assert!(
+            out.stderr.contains(needle),
+            "no {needle:?} in\n{}",
+            out.report()
+        );
+    }
+    env.assert_file("b.txt", "b\n");
+}
+
+/// `-p 0`: the paths as they are; `-p 2` strips one more component.
+#[test]
+fn strip_takes_path_components_off() {
+    let env = TestEnv::new();
+    env.write("src/a.txt", "a\n");
+    env.json(&["read", "src/a.txt"]).ok();
+    let p0 = "--- src/a.txt\n+++ src/a.txt\n@@ -1 +1 @@\n-a\n+A\n";
+    env.json_stdin(&["apply", "-p", "0", "-"], p0.as_bytes())
+        .ok();
+    env.assert_file("src/a.txt", "A\n");
+    let p2 = "--- x/y/src/a.txt\n+++ x/y/src/a.txt\n@@ -1 +1 @@\n-A\n+AA\n";
+    env.json_stdin(&["apply", "--strip", "2", "-"], p2.as_bytes())
+        .ok();
+    // More components than the path has: the patch is refused, naming the line.
+    let p3 = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-AA\n+A\n";
+    env.json_stdin(&["apply", "-p", "3", "-"], p3.as_bytes())
+        .err("invalid_argument", 2);
+    env.assert_file("src/a.txt", "AA\n");
+}
+
+/// The harness's `quill_apply` takes the patch text itself.
+#[test]
+fn the_tool_call_takes_the_patch_text() {
+    let env = two_files();
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    let call = serde_json::json!({"tool": "quill_apply", "arguments": {"patch": TWO_FILES}});
+    let out = env.cmd(["call"]).stdin(call.to_string()).run();
+    out.ok();
+    assert_eq!(out.json["op"], "apply");
+    env.assert_file("a.txt", "A\n");
+    env.assert_file("b.txt", "B\n");
+}
