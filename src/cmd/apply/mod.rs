@@ -167,7 +167,7 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
         }
     }
     if !problems.is_empty() {
-        return Err(rejected(problems, patch.files.len()));
+        return Err(rejected(problems));
     }
 
     let landed = if check || dry_run {
@@ -187,17 +187,23 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
     )))
 }
 
-fn rejected(problems: Vec<PatchProblem>, sections: usize) -> Error {
+fn rejected(mut problems: Vec<PatchProblem>) -> Error {
+    for p in problems.iter_mut().filter(|p| p.kind == "not_read") {
+        let q = crate::error::shell_quote(&p.path);
+        p.hint = Some(format!(
+            "run `quill read {q}` first (or pass --expect-sha256 {q}=HEX with its SHA-256)"
+        ));
+    }
     let mut files: Vec<&Path> = problems.iter().map(|p| p.path.as_path()).collect();
+    files.sort();
     files.dedup();
     let n = problems.len();
     let first = &problems[0].message;
+    let (k, plural) = (files.len(), if n == 1 { "" } else { "s" });
     Error::PatchRejected {
         message: format!(
-            "the patch was not applied: {n} problem{} in {} of its {sections} file{} (the first: {first}); nothing was written",
-            if n == 1 { "" } else { "s" },
-            files.len(),
-            if sections == 1 { "" } else { "s" },
+            "the patch was not applied: {n} problem{plural} in {k} file{} (the first: {first}); nothing was written",
+            if k == 1 { "" } else { "s" },
         ),
         problems,
     }
