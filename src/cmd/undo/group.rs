@@ -58,11 +58,12 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
     }
     let mut resolved = Vec::with_capacity(members.len());
     for (key, _) in &members {
-        resolved.push(paths::resolve(
-            &s.cwd,
-            s.root.as_ref(),
-            &path_from_key(key),
-        )?);
+        let mut r = paths::resolve(&s.cwd, s.root.as_ref(), &path_from_key(key))?;
+        // Text output names the files as the user would have typed them: from here.
+        if let Ok(rel) = r.target.strip_prefix(&s.cwd) {
+            r.typed = rel.to_path_buf();
+        }
+        resolved.push(r);
     }
     let targets: Vec<&std::path::Path> = resolved.iter().map(|r| r.target.as_path()).collect();
     let _locks = store.lock_mutations(&targets)?;
