@@ -539,31 +539,11 @@ fn deletion_patch(patch: &str, git_mode: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::{Format, OutputConfig};
     use std::fs;
     use std::path::PathBuf;
-    use std::time::Duration;
 
     fn settings(dir: &Path, root: bool) -> Settings {
-        Settings {
-            session: "t".into(),
-            state_dir: dir.join(".state"),
-            root: root.then(|| paths::Root::new(dir).unwrap()),
-            read_only: false,
-            strict: false,
-            lock_timeout: Duration::from_secs(1),
-            cwd: dir.to_path_buf(),
-            output: OutputConfig {
-                format: Format::Json,
-                color: false,
-                color_stderr: false,
-                cwd: dir.to_path_buf(),
-                stdout_is_terminal: false,
-            },
-            stderr_is_terminal: false,
-            list_limit: None,
-            warnings: Default::default(),
-        }
+        crate::settings::for_tests(dir, root)
     }
 
     fn cur(s: &Settings, path: &Path, keep: u64, refuse: Option<u64>) -> Result<Option<Current>> {

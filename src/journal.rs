@@ -533,29 +533,9 @@ fn roll_back(parent: &Parent, entry: &Entry) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::{Format, OutputConfig};
-    use std::time::Duration;
 
     fn settings(dir: &Path) -> Settings {
-        Settings {
-            session: "t".into(),
-            state_dir: dir.join(".state"),
-            root: None,
-            read_only: false,
-            strict: false,
-            lock_timeout: Duration::from_secs(1),
-            cwd: dir.to_path_buf(),
-            output: OutputConfig {
-                format: Format::Json,
-                color: false,
-                color_stderr: false,
-                cwd: dir.to_path_buf(),
-                stdout_is_terminal: false,
-            },
-            stderr_is_terminal: false,
-            list_limit: None,
-            warnings: Default::default(),
-        }
+        crate::settings::for_tests(dir, false)
     }
 
     fn tmp() -> (tempfile::TempDir, PathBuf) {

@@ -60,3 +60,29 @@ impl Settings {
         Store::open(&self.state_dir, self.lock_timeout, &self.warnings)
     }
 }
+
+/// Settings for unit tests: session `t`, the state in `dir/.state`, `dir` as the current
+/// directory (and as the root, with `root`), JSON output, a 1 s lock timeout.
+#[cfg(test)]
+pub(crate) fn for_tests(dir: &Path, root: bool) -> Settings {
+    use crate::output::Format;
+    Settings {
+        session: "t".into(),
+        state_dir: dir.join(".state"),
+        root: root.then(|| Root::new(dir).unwrap()),
+        read_only: false,
+        strict: false,
+        lock_timeout: Duration::from_secs(1),
+        cwd: dir.to_path_buf(),
+        output: OutputConfig {
+            format: Format::Json,
+            color: false,
+            color_stderr: false,
+            cwd: dir.to_path_buf(),
+            stdout_is_terminal: false,
+        },
+        stderr_is_terminal: false,
+        list_limit: None,
+        warnings: Default::default(),
+    }
+}
