@@ -279,6 +279,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
             [CompletionResult]::new('--fuzzy', '--fuzzy', [CompletionResultType]::ParameterName, 'Locate hunks that differ only in whitespace or look-alike characters (unique matches)')
             [CompletionResult]::new('--allow-placeholder', '--allow-placeholder', [CompletionResultType]::ParameterName, 'Allow an omission placeholder (`// ... existing code ...`) in added lines that the file does not have')
+            [CompletionResult]::new('--unidiff-zero', '--unidiff-zero', [CompletionResultType]::ParameterName, 'Place a unified hunk without context lines (`git diff -U0`) by its line number alone')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only check that the patch applies (as `git apply --check`); write nothing, show no diff')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan and show the combined diff; write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')

@@ -192,7 +192,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__apply)
-            opts="-p -h -V --strip --fuzzy --expect-sha256 --max-file-bytes --allow-placeholder --check --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-p -h -V --strip --fuzzy --expect-sha256 --max-file-bytes --allow-placeholder --unidiff-zero --check --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

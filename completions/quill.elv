@@ -269,6 +269,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand --color 'When to color text output'
             cand --fuzzy 'Locate hunks that differ only in whitespace or look-alike characters (unique matches)'
             cand --allow-placeholder 'Allow an omission placeholder (`// ... existing code ...`) in added lines that the file does not have'
+            cand --unidiff-zero 'Place a unified hunk without context lines (`git diff -U0`) by its line number alone'
             cand --check 'Only check that the patch applies (as `git apply --check`); write nothing, show no diff'
             cand --dry-run 'Plan and show the combined diff; write nothing'
             cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'

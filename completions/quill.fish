@@ -699,6 +699,7 @@ always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand apply" -l fuzzy -d 'Locate hunks that differ only in whitespace or look-alike characters (unique matches)'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l allow-placeholder -d 'Allow an omission placeholder (`// ... existing code ...`) in added lines that the file does not have'
+complete -c quill -n "__fish_quill_using_subcommand apply" -l unidiff-zero -d 'Place a unified hunk without context lines (`git diff -U0`) by its line number alone'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l check -d 'Only check that the patch applies (as `git apply --check`); write nothing, show no diff'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l dry-run -d 'Plan and show the combined diff; write nothing'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'

@@ -825,6 +825,9 @@ pub(crate) struct ApplyArgs {
     /// does not have.
     #[arg(long)]
     pub allow_placeholder: bool,
+    /// Place a unified hunk without context lines (`git diff -U0`) by its line number alone.
+    #[arg(long)]
+    pub unidiff_zero: bool,
     /// Only check that the patch applies (as `git apply --check`); write nothing, show no diff.
     #[arg(long, conflicts_with = "dry_run")]
     pub check: bool,

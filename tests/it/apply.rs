@@ -645,3 +645,25 @@ fn the_tool_call_takes_the_patch_text() {
     env.assert_file("a.txt", "A\n");
     env.assert_file("b.txt", "B\n");
 }
+
+/// A unified hunk with added lines and no context is placed by nothing but its line number:
+/// refused unless --unidiff-zero (as `git apply`).
+#[test]
+fn a_zero_context_addition_needs_unidiff_zero() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\n");
+    env.json(&["read", "a.txt"]).ok();
+    let patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1,0 +2 @@\n+between\n";
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.err("patch_rejected", 3);
+    assert!(
+        out.json["error"]["problems"][0]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("--unidiff-zero")
+    );
+    env.assert_file("a.txt", "one\ntwo\n");
+    env.json_stdin(&["apply", "--unidiff-zero", "-"], patch.as_bytes())
+        .ok();
+    env.assert_file("a.txt", "one\nbetween\ntwo\n");
+}

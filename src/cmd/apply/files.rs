@@ -30,6 +30,9 @@ pub(crate) struct Options<'a> {
     pub fuzzy: bool,
     pub max_file_bytes: u64,
     pub allow_placeholder: bool,
+    /// `--unidiff-zero`: a unified hunk with nothing but added lines may be placed by its
+    /// line number.
+    pub unidiff_zero: bool,
 }
 
 /// What a section does to its file.
@@ -437,6 +440,9 @@ fn hunks(
     if !opts.allow_placeholder {
         placeholders(fp, target, &String::from_utf8_lossy(body))?;
     }
+    if !opts.unidiff_zero && !body.is_empty() {
+        zero_context(fp, target)?;
+    }
     let aopts = ApplyOptions { fuzzy: opts.fuzzy };
     match patch::apply(body, &fp.hunks, &aopts) {
         Ok(a) => Ok(a),
@@ -449,6 +455,39 @@ fn hunks(
                 .map(|f| hunk_problem(target, f))
                 .collect())
         }
+    }
+}
+
+/// A unified hunk of added lines alone (`git diff -U0`) has nothing but its line number to
+/// say where it goes — a number that is right only for the version the patch was made from.
+/// As `git apply`, quill refuses it unless `--unidiff-zero`.
+fn zero_context(fp: &FilePatch, target: &Path) -> Result<(), Problems> {
+    let problems: Problems = fp
+        .hunks
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| {
+            h.old_start.is_some() && h.lines.iter().all(|l| matches!(l, HunkLine::Add(_)))
+        })
+        .map(|(i, h)| {
+            let mut p = PatchProblem::of(target, h.line, &Error::invalid_argument(String::new()))
+                .reworded(
+                    format!(
+                        "hunk {} (line {} of the patch) adds lines with no context lines around them, so only its line number says where they go in {}",
+                        i + 1,
+                        h.line,
+                        target.display()
+                    ),
+                    "make the patch with context (`git diff` without -U0, or `diff -u`), or apply again with --unidiff-zero to place it by its line number",
+                );
+            p.hunk_index = Some(i);
+            p
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
     }
 }
 

@@ -91,6 +91,7 @@ impl ApplyArgs {
                 fuzzy: self.fuzzy,
                 max_file_bytes: self.max_file_bytes,
                 allow_placeholder: self.allow_placeholder,
+                unidiff_zero: self.unidiff_zero,
             },
             check: self.check,
             dry_run: self.dry_run,
