@@ -114,7 +114,7 @@ pub(crate) fn commit(s: &Settings, members: &[Member]) -> Result<Vec<Option<Meta
     let names: Vec<Option<OsString>> = members
         .iter()
         .enumerate()
-        .map(|(n, m)| (m.action != Action::Delete).then(|| Staged::txn_name(m.parent, &id, n)))
+        .map(|(n, m)| Some(Staged::txn_name(m.parent, &id, n)))
         .collect();
     let journal = Journal {
         version: VERSION,
@@ -151,32 +151,42 @@ pub(crate) fn commit(s: &Settings, members: &[Member]) -> Result<Vec<Option<Meta
         held.finish();
         return Err(e);
     }
-    let mut metas = Vec::with_capacity(members.len());
-    let mut staged = staged.into_iter();
+    // Every new content lands first; the deletions (a move's source among them) follow only
+    // when all of it has landed, so no content is ever only in a temporary file.
+    let mut metas: Vec<Option<Metadata>> = (0..members.len()).map(|_| None).collect();
+    let mut staged: Vec<Option<Staged>> = staged;
     let mut failure: Option<Error> = None;
-    for m in members {
-        let st = match m.action {
-            Action::Delete => None,
-            Action::Replace | Action::Create => staged.next().flatten(),
-        };
-        if failure.is_some() {
-            // After a failure the rest is left to recovery, which completes it.
-            if let Some(st) = st {
-                st.keep();
-            }
-            metas.push(None);
+    for (i, m) in members.iter().enumerate() {
+        if m.action == Action::Delete {
             continue;
         }
-        let step = match (m.action, st) {
-            (Action::Delete, _) => delete(m).map(|()| None),
-            (action, Some(st)) => st.rename_sealed(action == Action::Replace).map(Some),
-            (_, None) => Ok(None),
-        };
-        match step {
-            Ok(meta) => metas.push(meta),
-            Err(e) => {
-                failure = Some(e);
-                metas.push(None);
+        let Some(st) = staged[i].take() else { continue };
+        if failure.is_some() {
+            // After a failure the rest is left to recovery, which completes it.
+            st.keep();
+            continue;
+        }
+        match st.rename_sealed(m.action == Action::Replace) {
+            Ok(meta) => metas[i] = Some(meta),
+            Err(e) => failure = Some(e),
+        }
+    }
+    for (i, m) in members.iter().enumerate() {
+        if m.action != Action::Delete {
+            continue;
+        }
+        // The probe that proved the directory writable; it goes now (or with recovery).
+        let probe = staged[i].take();
+        if failure.is_some() {
+            if let Some(p) = probe {
+                p.keep();
+            }
+            continue;
+        }
+        if let Err(e) = delete(m) {
+            failure = Some(e);
+            if let Some(p) = probe {
+                p.keep();
             }
         }
     }
@@ -215,29 +225,46 @@ fn stage_all<'p>(
     members: &[Member<'p>],
     names: &[Option<OsString>],
 ) -> Result<Vec<Option<Staged<'p>>>> {
-    let staging = names.iter().filter(|n| n.is_some()).count();
+    let staging = members
+        .iter()
+        .filter(|m| m.action != Action::Delete)
+        .count();
     let fsync_each = staging <= SYNCFS_ABOVE;
     let mut staged = Vec::with_capacity(members.len());
     for (m, name) in members.iter().zip(names) {
         let Some(name) = name else {
+            staged.push(None);
             continue;
         };
-        let mut st = Staged::with_name(m.parent, name.clone())?;
-        if let Some(mode) = m.mode {
+        // A deletion stages an empty probe beside its target: the directory takes a new name
+        // (so it will let one go), checked before the commit point, not after it.
+        let st = Staged::with_name(m.parent, name.clone())?;
+        if m.action == Action::Delete {
+            check_sticky(m)?;
+            staged.push(Some(st));
+            continue;
+        }
+        let mut st = st;
+        if let (Action::Create, Some(mode)) = (m.action, m.mode) {
             st.set_mode(mode & 0o7777)?;
         }
         st.write_all(m.bytes)?;
-        st.seal_now(m.like, fsync_each)?;
+        match (m.action, m.mode) {
+            // A replacement with its own bits (git's `new mode`): the owner is the old file's.
+            (Action::Replace, Some(mode)) => {
+                st.seal_now(m.like, false)?;
+                st.set_mode(mode & 0o7777)?;
+                if fsync_each {
+                    st.seal_now(None, true)?;
+                }
+            }
+            _ => st.seal_now(m.like, fsync_each)?,
+        }
         staged.push(Some(st));
     }
     if !fsync_each {
         let mut devices = BTreeSet::new();
-        for m in members
-            .iter()
-            .zip(names)
-            .filter(|(_, n)| n.is_some())
-            .map(|(m, _)| m)
-        {
+        for m in members.iter().filter(|m| m.action != Action::Delete) {
             let dev = m.parent.dir_metadata()?.dev();
             if devices.insert(dev) {
                 m.parent
@@ -247,6 +274,22 @@ fn stage_all<'p>(
         }
     }
     Ok(staged)
+}
+
+/// In a sticky directory (`/tmp`) only the file's or the directory's owner may remove a file:
+/// refused before the commit point, as `permission_denied`.
+fn check_sticky(m: &Member) -> Result<()> {
+    let dir = m.parent.dir_metadata()?;
+    let euid = rustix::process::geteuid().as_raw();
+    let owner = m.like.map(|l| l.uid());
+    if dir.mode() & 0o1000 != 0 && euid != 0 && dir.uid() != euid && owner != Some(euid) {
+        return Err(Error::io(
+            "remove (the directory is sticky and neither it nor the file is ours)",
+            m.parent.target(),
+            io::Error::from_raw_os_error(libc::EPERM),
+        ));
+    }
+    Ok(())
 }
 
 /// Remove a member's target, only while the name is still the file the caller hashed.
@@ -422,24 +465,34 @@ fn recover_one(s: &Settings, path: &Path) -> Option<String> {
     // Nothing else touches those files while they are set right.
     let _locks = s.store().lock_mutations(&refs).ok()?;
     let mut skipped = Vec::new();
-    for (entry, target) in journal.entries.iter().zip(&targets) {
-        let parent = match Parent::open(root.as_ref(), target, Parents::Existing) {
-            Ok(p) => p,
-            Err(_) => {
-                skipped.push(target.display().to_string());
+    // New content first; the deletions only when all of it is in place (a move's source goes
+    // only once its destination is there).
+    let mut landed = true;
+    for pass in [false, true] {
+        for (entry, target) in journal.entries.iter().zip(&targets) {
+            if (entry.action == Action::Delete) != pass {
                 continue;
             }
-        };
-        let ok = if committed {
-            roll_forward(&parent, entry)
-        } else {
-            roll_back(&parent, entry);
-            true
-        };
-        if !ok {
-            skipped.push(target.display().to_string());
+            let parent = match Parent::open(root.as_ref(), target, Parents::Existing) {
+                Ok(p) => p,
+                Err(_) => {
+                    skipped.push(target.display().to_string());
+                    landed &= entry.action == Action::Delete;
+                    continue;
+                }
+            };
+            let ok = if !committed || (pass && !landed) {
+                roll_back(&parent, entry);
+                !committed
+            } else {
+                roll_forward(&parent, entry)
+            };
+            if !ok {
+                skipped.push(target.display().to_string());
+                landed &= entry.action == Action::Delete;
+            }
+            let _ = parent.sync();
         }
-        let _ = parent.sync();
     }
     let _ = fs::remove_file(&marker);
     let _ = fs::remove_file(path);
@@ -457,7 +510,7 @@ fn recover_one(s: &Settings, path: &Path) -> Option<String> {
     );
     if !skipped.is_empty() {
         message.push_str(&format!(
-            "; left as they were, since they no longer hold what the change expected: {}",
+            "; left as they were (they no longer hold what the change expected, cannot be changed, or a file the change needed first could not be put in place): {}",
             skipped.join(", ")
         ));
     }
@@ -488,11 +541,17 @@ fn temp_name(entry: &Entry) -> Option<OsString> {
 fn roll_forward(parent: &Parent, entry: &Entry) -> bool {
     let now = target_sha256(parent);
     match entry.action {
-        Action::Delete => match now {
-            None => true,
-            Some(h) if Some(&h) == entry.old_sha256.as_ref() => parent.remove_target().is_ok(),
-            Some(_) => false,
-        },
+        Action::Delete => {
+            let done = match now {
+                None => true,
+                Some(h) if Some(&h) == entry.old_sha256.as_ref() => parent.remove_target().is_ok(),
+                Some(_) => false,
+            };
+            if let Some(probe) = temp_name(entry) {
+                let _ = parent.unlink(&probe);
+            }
+            done
+        }
         Action::Replace | Action::Create => {
             let Some(temp) = temp_name(entry) else {
                 return false;
@@ -687,9 +746,11 @@ mod tests {
         recover(&s);
         assert_eq!(fs::read(dir.join("a")).unwrap(), b"someone else\n");
         assert_eq!(fs::read(dir.join("new")).unwrap(), b"made meanwhile\n");
+        // Some new content could not be put in place: nothing is deleted (a move's source
+        // stays while its destination is missing).
         assert!(
-            !dir.join("gone").exists(),
-            "the deletion still expected holds"
+            dir.join("gone").exists(),
+            "a deletion after a failed creation"
         );
         let m = &s.warnings.take()[0].message;
         assert!(m.contains("left as they were") && m.contains("/a"), "{m}");

@@ -112,6 +112,38 @@ impl<'a> History<'a> {
         push(self, session, key, before, "", Some(mode), None)
     }
 
+    /// After the steps of the multi-file change `group` were pushed for `keys`: they are kept
+    /// all, or — when a bound dropped one of them (the session's 64 MiB, a file over it) —
+    /// none, with a warning, so that `quill undo` never reverts a part of the change.
+    pub fn seal_group(&self, session: &mut Session, keys: &[&str], group: u64) {
+        let whole = keys.iter().all(|k| {
+            session
+                .history
+                .get(*k)
+                .and_then(|st| st.last())
+                .is_some_and(|st| st.group == Some(group))
+        });
+        if whole {
+            return;
+        }
+        let mut dropped = Vec::new();
+        for steps in session.history.values_mut() {
+            steps.retain(|st| {
+                let ours = st.group == Some(group);
+                if ours {
+                    dropped.push(st.clone());
+                }
+                !ours
+            });
+        }
+        session.history.retain(|_, steps| !steps.is_empty());
+        collect(&self.dir, session, dropped);
+        self.warnings.push(WarningKind::UndoUnavailable, format!(
+            "the old content of the change's files does not fit the {} MiB undo history together; undo is not available for this change",
+            MAX_SESSION_BYTES >> 20
+        ));
+    }
+
     /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
     pub fn pop(&self, session: &mut Session, key: &str, expected: &UndoStep) {
         pop(&self.dir, session, key, expected)

@@ -667,3 +667,136 @@ fn a_zero_context_addition_needs_unidiff_zero() {
         .ok();
     env.assert_file("a.txt", "one\nbetween\ntwo\n");
 }
+
+/// Two names on a plain `---`/`+++` pair change one file in place (the one that exists), as
+/// GNU patch does; only a git rename or a Codex `Move to` moves a file.
+#[test]
+fn a_plain_diff_with_two_names_changes_the_file_in_place() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\n");
+    env.json(&["read", "a.txt"]).ok();
+    let patch = "--- a.txt\t2026-01-01 00:00:00\n+++ a.txt.new\t2026-01-01 00:00:01\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n";
+    let out = env.json_stdin(&["apply", "-p", "0", "-"], patch.as_bytes());
+    out.ok();
+    assert_eq!(out.json["files"][0]["action"], "modified");
+    env.assert_file("a.txt", "one\nTWO\n");
+    assert!(!env.path("a.txt.new").exists());
+    // `diff -u f.orig f`: the new name is the one that exists.
+    let patch = "--- a.txt.orig\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-TWO\n+2\n";
+    env.json_stdin(&["apply", "-p", "0", "-"], patch.as_bytes())
+        .ok();
+    env.assert_file("a.txt", "one\n2\n");
+}
+
+/// `diff -ruN` names a missing side by the epoch: a creation and a deletion.
+#[test]
+fn diff_n_epoch_timestamps_create_and_delete() {
+    let env = TestEnv::new();
+    env.write("gone.txt", "bye\n");
+    env.json(&["read", "gone.txt"]).ok();
+    let patch = "\
+diff -ruN o/gone.txt n/gone.txt
+--- o/gone.txt\t2026-01-01 10:00:00.000000000 +0100
++++ n/gone.txt\t1970-01-01 01:00:00.000000000 +0100
+@@ -1 +0,0 @@
+-bye
+diff -ruN o/new.txt n/new.txt
+--- o/new.txt\t1970-01-01 01:00:00.000000000 +0100
++++ n/new.txt\t2026-01-01 10:00:00.000000000 +0100
+@@ -0,0 +1 @@
++hello
+";
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.ok();
+    assert!(!env.path("gone.txt").exists());
+    env.assert_file("new.txt", "hello\n");
+}
+
+/// `already_applied` only when the change is there: not for an ambiguous hunk, a
+/// remove-only hunk that misses, or a deletion of other content.
+#[test]
+fn already_applied_is_said_only_when_it_is_true() {
+    let env = TestEnv::new();
+    env.write("m.py", "import os\nx = 1\nimport os\n");
+    env.json(&["read", "m.py"]).ok();
+    let kind = |out: &crate::util::Out| {
+        out.json["error"]["problems"][0]["kind"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let amb = "*** Begin Patch\n*** Update File: m.py\n@@\n-import os\n*** End Patch\n";
+    let out = env.json_stdin(&["apply", "-"], amb.as_bytes());
+    assert_eq!(kind(&out), "edit_ambiguous", "{}", out.report());
+    let miss = "--- a/m.py\n+++ b/m.py\n@@ -2 +1,0 @@\n-x = 2\n";
+    let out = env.json_stdin(&["apply", "--unidiff-zero", "-"], miss.as_bytes());
+    assert_eq!(kind(&out), "edit_no_match", "{}", out.report());
+    let del = "--- a/m.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-other content\n";
+    let out = env.json_stdin(&["apply", "-"], del.as_bytes());
+    assert_ne!(kind(&out), "already_applied", "{}", out.report());
+    env.assert_file("m.py", "import os\nx = 1\nimport os\n");
+}
+
+/// The same patch sent again is `already_applied` — also when its hunks only add lines,
+/// which would otherwise be added twice.
+#[test]
+fn a_resent_patch_is_already_applied() {
+    let env = TestEnv::new();
+    env.write("g.txt", "a\n");
+    env.json(&["read", "g.txt"]).ok();
+    let patch = "*** Begin Patch\n*** Update File: g.txt\n@@\n+appended\n*** End Patch\n";
+    env.json_stdin(&["apply", "-"], patch.as_bytes()).ok();
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.err("patch_rejected", 3);
+    assert_eq!(out.json["error"]["problems"][0]["kind"], "already_applied");
+    env.assert_file("g.txt", "a\nappended\n");
+}
+
+/// A created file depends on no old content: context lines in its hunk are refused. git's
+/// `new mode` is applied.
+#[test]
+fn creation_with_context_is_refused_and_new_mode_is_applied() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let patch = "--- /dev/null\n+++ b/n.txt\n@@ -1,2 +1,3 @@\n line one\n+added\n line two\n";
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    assert_ne!(out.code, 0, "{}", out.report());
+    assert!(!env.path("n.txt").exists());
+    env.write("s.sh", "echo hi\n");
+    fs::set_permissions(env.path("s.sh"), fs::Permissions::from_mode(0o644)).unwrap();
+    env.json(&["read", "s.sh"]).ok();
+    let patch = "diff --git a/s.sh b/s.sh\nold mode 100644\nnew mode 100755\n";
+    env.json_stdin(&["apply", "-"], patch.as_bytes()).ok();
+    let mode = fs::metadata(env.path("s.sh")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o755);
+    env.assert_file("s.sh", "echo hi\n");
+}
+
+/// When the apply's old content does not fit the undo history together, no part of it is
+/// kept: `quill undo` never reverts half an apply.
+#[test]
+fn an_apply_too_large_to_undo_whole_keeps_no_step() {
+    let env = TestEnv::new();
+    let line = "x".repeat(99) + "\n";
+    env.write("a.txt", format!("a-first\n{}", line.repeat(400_000)));
+    env.write("b.txt", format!("b-first\n{}", line.repeat(400_000)));
+    env.json(&["read", "a.txt"]).ok();
+    env.json(&["read", "b.txt"]).ok();
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a-first\n+a-second\n*** Update File: b.txt\n@@\n-b-first\n+b-second\n*** End Patch\n";
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.ok();
+    assert!(
+        out.json["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["kind"] == "undo_unavailable"),
+        "{}",
+        out.report()
+    );
+    env.json(&["undo"]).err("nothing_to_undo", 3);
+    assert!(
+        env.read("a.txt").starts_with(b"a-second\n")
+            && env.read("b.txt").starts_with(b"b-second\n")
+    );
+}

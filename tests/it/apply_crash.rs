@@ -261,3 +261,71 @@ fn a_failed_syncfs_of_many_files_leaves_them_all_as_they_were() {
         env.assert_file(&format!("f{i}.txt"), format!("LINE {i}\n"));
     }
 }
+
+/// A deletion or move out of a directory the user cannot write is refused before anything
+/// lands (found at staging, not after the commit point): every file stays as it was.
+#[test]
+#[ignore = "needs root and setpriv (util-linux) to run as nobody"]
+fn a_deletion_the_directory_refuses_leaves_everything_as_it_was() {
+    crate::util::require_root("to switch to nobody");
+    crate::util::require("setpriv", "util-linux");
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.open_up();
+    let w = env.path("w");
+    fs::create_dir(&w).unwrap();
+    fs::set_permissions(&w, fs::Permissions::from_mode(0o777)).unwrap();
+    fs::write(w.join("a.txt"), "a1\n").unwrap();
+    fs::set_permissions(w.join("a.txt"), fs::Permissions::from_mode(0o666)).unwrap();
+    fs::create_dir(w.join("ro")).unwrap();
+    fs::write(w.join("ro/c.txt"), "c1\n").unwrap();
+    fs::set_permissions(w.join("ro"), fs::Permissions::from_mode(0o755)).unwrap();
+    let state = env.base.join("nobody-state");
+    fs::create_dir(&state).unwrap();
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = env.base.join("quill");
+    assert!(
+        std::process::Command::new("cp")
+            .arg(crate::util::BIN)
+            .arg(&bin)
+            .status()
+            .unwrap()
+            .success()
+    );
+    fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).unwrap();
+    let as_nobody = |args: &[&str], stdin: &str| {
+        env.program(&bin)
+            .arg("--json")
+            .args(args)
+            .env("QUILL_STATE_DIR", state.join("nobody"))
+            .current_dir(&w)
+            .stdin(stdin)
+            .wrapped([
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+            ])
+            .run()
+    };
+    as_nobody(&["read", "a.txt"], "").ok();
+    as_nobody(&["read", "ro/c.txt"], "").ok();
+    for tail in [
+        "*** Delete File: ro/c.txt\n",
+        "*** Update File: ro/c.txt\n*** Move to: c.txt\n@@\n-c1\n+c2\n",
+    ] {
+        let patch =
+            format!("*** Begin Patch\n*** Update File: a.txt\n@@\n-a1\n+a2\n{tail}*** End Patch\n");
+        let out = as_nobody(&["apply", "-"], &patch);
+        out.err("permission_denied", 4);
+        assert_eq!(
+            fs::read(w.join("a.txt")).unwrap(),
+            b"a1\n",
+            "{}",
+            out.report()
+        );
+        assert_eq!(fs::read(w.join("ro/c.txt")).unwrap(), b"c1\n");
+        assert!(!w.join("c.txt").exists());
+        assert!(temps(&w).is_empty(), "{:?}", temps(&w));
+    }
+}

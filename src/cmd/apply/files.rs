@@ -33,6 +33,9 @@ pub(crate) struct Options<'a> {
     /// `--unidiff-zero`: a unified hunk with nothing but added lines may be placed by its
     /// line number.
     pub unidiff_zero: bool,
+    /// The SHA-256 of the patch: the session's last change of a file that was this patch
+    /// makes a re-sent apply `already_applied`.
+    pub fingerprint: String,
 }
 
 /// What a section does to its file.
@@ -115,7 +118,11 @@ pub(crate) fn plan(
         (None, Some(new)) => create(s, fp, new, expect, opts),
         (Some(old), None) => delete(s, fp, old, expect, opts),
         (Some(old), Some(new)) if old.target == new.target => modify(s, fp, new, expect, opts),
-        (Some(old), Some(new)) => moved(s, fp, old, new, expect, opts),
+        (Some(old), Some(new)) if fp.renamed => moved(s, fp, old, new, expect, opts),
+        // Two names on a plain `---`/`+++` pair (`diff -u a.txt a.txt.new`): one file changed
+        // in place, the one that exists (the old name first, as GNU patch does).
+        (Some(old), Some(new)) if !old.exists && new.exists => modify(s, fp, new, expect, opts),
+        (Some(old), Some(_)) => modify(s, fp, old, expect, opts),
     }
 }
 
@@ -222,16 +229,33 @@ fn modify<'e>(
         return Err(missing(s, fp, &r, expect(&r)));
     };
     let complete = check_existing(s, fp, &r, &cur, expect(&r), opts)?;
+    let last_was_this_patch = expect(&r).is_none()
+        && opts
+            .session
+            .and_then(|ss| ss.baseline(&r.target))
+            .is_some_and(|b| b.edit.as_deref() == Some(opts.fingerprint.as_str()));
+    if last_was_this_patch {
+        return Err(vec![already_applied(fp, &r.target)]);
+    }
     let body = cur.bytes.as_deref().unwrap_or(&[]);
-    let applied = hunks(fp, &r.target, body, opts)?;
+    let applied = hunks(fp, &r.target, body, opts, true)?;
     let sha256 = sha256_bytes(&applied.new_body);
+    // git's `new mode`: the execute bits follow it (the rest stays the file's).
+    let mode = fp.new_mode.map(|m| {
+        let now = cur.meta.mode() & 0o7777;
+        if m & 0o111 != 0 {
+            now | ((now & 0o444) >> 2)
+        } else {
+            now & !0o111
+        }
+    });
     Ok(Planned {
         action: FileAction::Modified,
         parent,
         cur: Some(cur),
         source: None,
         sha256,
-        mode: None,
+        mode,
         complete,
         hunks: fp.hunks.len(),
         spans: applied.spans,
@@ -254,6 +278,24 @@ fn create<'e>(
     }
     guard::check_missing(s, &r.target, expect(&r))
         .map_err(|e| vec![PatchProblem::of(&r.target, fp.line, &e)])?;
+    if fp
+        .hunks
+        .iter()
+        .any(|h| h.lines.iter().any(|l| !matches!(l, HunkLine::Add(_))))
+    {
+        return Err(vec![PatchProblem::of(
+            &r.target,
+            fp.line,
+            &Error::invalid_argument(String::new()),
+        )
+        .reworded(
+            format!(
+                "the patch creates {}, but its hunk has context or removed lines: a new file depends on no old content",
+                r.target.display()
+            ),
+            "give a created file's lines as `+` lines only (or change an existing file with an update section)",
+        )]);
+    }
     let content = patch::created_content(fp);
     if !opts.allow_placeholder {
         placeholders(fp, &r.target, "")?;
@@ -301,7 +343,7 @@ fn delete<'e>(
     // A unified deletion spells the content out: it must be what the file holds.
     if !fp.hunks.is_empty() {
         let body = cur.bytes.as_deref().unwrap_or(&[]);
-        let applied = hunks(fp, &r.target, body, opts)?;
+        let applied = hunks(fp, &r.target, body, opts, false)?;
         if !applied.new_body.is_empty() {
             return Err(vec![PatchProblem::of(
                 &r.target,
@@ -379,7 +421,7 @@ fn moved<'e>(
     };
     let (sparent, scur, complete) = source;
     let body = scur.bytes.as_deref().unwrap_or(&[]);
-    let applied = hunks(fp, &old.target, body, opts)?;
+    let applied = hunks(fp, &old.target, body, opts, true)?;
     let sha256 = sha256_bytes(&applied.new_body);
     Ok(Planned {
         action: FileAction::Moved,
@@ -436,6 +478,7 @@ fn hunks(
     target: &Path,
     body: &[u8],
     opts: &Options,
+    may_be_applied: bool,
 ) -> Result<patch::Applied, Problems> {
     if !opts.allow_placeholder {
         placeholders(fp, target, &String::from_utf8_lossy(body))?;
@@ -447,7 +490,19 @@ fn hunks(
     match patch::apply(body, &fp.hunks, &aopts) {
         Ok(a) => Ok(a),
         Err(failures) => {
-            if !fp.hunks.is_empty() && patch::apply(body, &reversed(&fp.hunks), &aopts).is_ok() {
+            // Already there: only when every hunk adds lines (its undoing has an old side to
+            // find) and every failure is a plain miss — an ambiguous or remove-only hunk, undone,
+            // would "apply" anywhere.
+            let eligible = may_be_applied
+                && !fp.hunks.is_empty()
+                && fp
+                    .hunks
+                    .iter()
+                    .all(|h| h.lines.iter().any(|l| matches!(l, HunkLine::Add(_))))
+                && failures
+                    .iter()
+                    .all(|f| matches!(f.error, HunkError::NoMatch { .. }));
+            if eligible && patch::apply(body, &reversed(&fp.hunks), &aopts).is_ok() {
                 return Err(vec![already_applied(fp, target)]);
             }
             Err(failures

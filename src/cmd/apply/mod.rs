@@ -68,6 +68,7 @@ impl ApplyArgs {
             Input::open_in(s.root.as_ref(), &s.cwd, &self.patch, OP)?
         };
         let text = input.read_all(OP, self.max_file_bytes)?;
+        let fingerprint = crate::probe::sha256_bytes(&text);
         let patch = patch::parse(&text, self.strip).map_err(|e| {
             Error::invalid_argument_fix(
                 format!(
@@ -92,6 +93,7 @@ impl ApplyArgs {
                 max_file_bytes: self.max_file_bytes,
                 allow_placeholder: self.allow_placeholder,
                 unidiff_zero: self.unidiff_zero,
+                fingerprint,
             },
             check: self.check,
             dry_run: self.dry_run,
@@ -177,7 +179,7 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
         Some(land(s, &mut planned)?)
     };
     if let Some(metas) = &landed {
-        record(s, &planned, metas);
+        record(s, &planned, metas, &opts.fingerprint);
     }
     Ok(Report::Apply(report(
         s,
@@ -244,7 +246,7 @@ pub(crate) fn land(
                 action: Action::Replace,
                 bytes: &p.new_bytes,
                 like: p.cur.as_ref().map(|c| &c.meta),
-                mode: None,
+                mode: p.mode,
                 old_sha256: p.cur.as_ref().map(|c| c.sha256.as_str()),
             },
             FileAction::Created | FileAction::Moved => Member {
@@ -277,7 +279,12 @@ pub(crate) fn land(
 /// The session learns every file's new content (its baseline) and keeps one undo step per
 /// file, all in one group, in one state update. A failure there is a warning: the change has
 /// landed (the next change of those files is refused as stale until they are read again).
-fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]) {
+fn record(
+    s: &Settings,
+    planned: &[Planned],
+    metas: &[Option<std::fs::Metadata>],
+    fingerprint: &str,
+) {
     let store = s.store();
     let file = store.session(&s.session);
     let history = file.history();
@@ -323,7 +330,13 @@ fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]
                 }
                 (_, Some(meta)) => {
                     let id = Identity::of(meta);
-                    session.record(Baseline::new(target, p.sha256.clone(), &id, p.complete));
+                    session.record(Baseline {
+                        // A re-sent patch is known by it (`already_applied`).
+                        edit: Some(fingerprint.to_string()),
+                        // The session's own change: line numbers need a read first.
+                        written: true,
+                        ..Baseline::new(target, p.sha256.clone(), &id, p.complete)
+                    });
                     let before = match &p.cur {
                         None => Before::Missing,
                         Some(c) => match &c.bytes {
@@ -334,7 +347,9 @@ fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]
                     history.push_in_group(session, &key, before, &p.sha256, None, group);
                 }
                 (_, None) => {
+                    // Not published (cannot happen once commit succeeded): no step.
                     session.forget(target);
+                    continue;
                 }
             }
             keys.push(key);
@@ -345,6 +360,8 @@ fn record(s: &Settings, planned: &[Planned], metas: &[Option<std::fs::Metadata>]
             .filter_map(|p| p.source.as_ref().map(|src| path_key(&src.resolved.target)))
             .collect();
         all.extend(sources.iter().map(String::as_str));
+        // Every step of the apply, or none (a bound may have dropped one).
+        history.seal_group(session, &all, group);
         // Every blob durable at once, before the session naming them is saved.
         history.sync_batch(session, &all);
     });

@@ -137,7 +137,10 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
                 match meta {
                     Some(meta) => {
                         let id = Identity::of(meta);
-                        session.record(Baseline::new(target, p.sha256.clone(), &id, p.complete));
+                        session.record(Baseline {
+                            written: true,
+                            ..Baseline::new(target, p.sha256.clone(), &id, p.complete)
+                        });
                     }
                     None => {
                         session.forget(target);

@@ -123,8 +123,9 @@ impl Parser<'_> {
     fn section(&self, i: usize) -> Result<(FilePatch, usize), ParseError> {
         let line = trim(self.lines[i]);
         let n = i + 1;
-        let file = |old_path, new_path, hunks| FilePatch {
+        let file = |old_path: Option<Vec<u8>>, new_path: Option<Vec<u8>>, hunks| FilePatch {
             line: n,
+            renamed: matches!((&old_path, &new_path), (Some(a), Some(b)) if a != b),
             old_path,
             new_path,
             new_mode: None,
@@ -171,7 +172,7 @@ impl Parser<'_> {
                         shown(&p, 80)
                     ),
                     "give the changes as `@@` chunks of ' ' (context), '-' (remove) and '+' (add) \
-                     lines; to move a file unchanged use quill mv",
+                     lines; to move a file unchanged use `quill transfer SRC DEST --move`",
                 ));
             }
             let new = to.unwrap_or_else(|| p.clone());

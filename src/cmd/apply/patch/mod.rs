@@ -42,6 +42,10 @@ pub struct FilePatch {
     /// need not be UTF-8. Never empty, never `/dev/null`.
     pub old_path: Option<Vec<u8>>,
     pub new_path: Option<Vec<u8>>,
+    /// The section moves the file: a git rename (`rename from`/`rename to`) or a Codex `***
+    /// Move to:`. Two different names on a plain `---`/`+++` pair are not a move (`diff -u
+    /// a.txt a.txt.new`): the caller changes one file in place.
+    pub renamed: bool,
     /// git's `new file mode` / `new mode` (e.g. 0o100755), when the patch gives one.
     pub new_mode: Option<u32>,
     /// The hunks, in patch order. A created file's content is its one hunk's added lines; a

@@ -168,7 +168,9 @@ impl Parser<'_> {
 
     fn dev_null_or_name(&self, i: usize, value: &[u8]) -> Result<Option<Vec<u8>>, ParseError> {
         let name = self.name_at(i, value)?;
-        Ok((name != b"/dev/null").then_some(name))
+        // `diff -N` (and `diff -ruN`) names a missing side by the epoch as its timestamp.
+        let stamp = memchr::memchr(b'\t', value).map_or(&b""[..], |t| &value[t + 1..]);
+        Ok((name != b"/dev/null" && !is_epoch(stamp)).then_some(name))
     }
 
     /// The hunk whose `@@` header is line `i`, and the line after it.
@@ -418,6 +420,7 @@ impl Parser<'_> {
         }
         Ok(FilePatch {
             line,
+            renamed: h.rename_from.is_some() && old_path.is_some() && new_path.is_some(),
             old_path,
             new_path,
             new_mode: h.new_mode,
@@ -425,6 +428,43 @@ impl Parser<'_> {
             binary: h.binary,
         })
     }
+}
+
+/// A `diff -u` timestamp (`1970-01-01 01:00:00.000000000 +0100`) that is the epoch in its own
+/// zone: how `diff -N` marks a side that does not exist.
+fn is_epoch(stamp: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(stamp) else {
+        return false;
+    };
+    let mut parts = text.split_whitespace();
+    let (Some(date), Some(time)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let day: i64 = match date {
+        "1970-01-01" => 0,
+        "1969-12-31" => -1,
+        _ => return false,
+    };
+    let (hms, frac) = time.split_once('.').unwrap_or((time, "0"));
+    if !frac.bytes().all(|b| b == b'0') {
+        return false;
+    }
+    let f: Vec<i64> = hms.split(':').filter_map(|x| x.parse().ok()).collect();
+    let [h, m, sec] = f[..] else {
+        return false;
+    };
+    let offset = match parts.next() {
+        None => 0,
+        Some(tz) if tz.len() == 5 && (tz.starts_with('+') || tz.starts_with('-')) => {
+            let (Ok(hh), Ok(mm)) = (tz[1..3].parse::<i64>(), tz[3..5].parse::<i64>()) else {
+                return false;
+            };
+            let o = hh * 3600 + mm * 60;
+            if tz.starts_with('-') { -o } else { o }
+        }
+        Some(_) => return false,
+    };
+    day * 86_400 + h * 3600 + m * 60 + sec - offset == 0
 }
 
 /// `@@ -a[,b] +c[,d] @@[ text]` → (a, b, d); a count left out is 1.
