@@ -45,6 +45,7 @@ for p in $pattern; do
   row "grep -n '$p' --limit 0 (sorted)" "$q grep -n '$p' --limit 0" "$rg -n --sort path '$p'" "rg -n --sort path"
   row "grep --json '$p' (page of 200)" "$q --json grep '$p'" "$rg -n '$p'" "rg -n"
 done
+row "glob '**/*.html' (page of 100, mtime)" "$q glob '**/*.html'" "$fd -g '*.html'" "fd -g"
 row "glob '**/*.html' --limit 0 (mtime)" "$q glob '**/*.html' --limit 0" "$fd -g '*.html'" "fd -g" "<= 1.3x"
 row "glob '**/*.html' --limit 0 --sort path" "$q glob '**/*.html' --limit 0 --sort path" "$fd -g '*.html'" "fd -g" "<= 1.0x"
 row "glob '**/*.html' --limit 0 --sort none" "$q glob '**/*.html' --limit 0 --sort none" "$fd -g '*.html'" "fd -g" "<= 1.0x"

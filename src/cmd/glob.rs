@@ -1,7 +1,11 @@
 //! `quill glob PATTERN [PATH]` (docs/commands/glob.md): list the files below PATH whose path relative to
 //! PATH matches a globset pattern, walking in parallel with ripgrep's ignore rules, then sort
 //! (newest first by default) and page. It never opens a file and never touches the state
-//! directory; only the matches are stat'ed, and only for the mtime sort.
+//! directory; only the matches are stat'ed, and only for the mtime sort. With a limit, each
+//! walker thread keeps only the best `offset + limit` matches (`best`), so memory follows the
+//! page, not the tree; every match is still counted for `total`.
+
+mod best;
 
 use std::fs;
 use std::os::fd::OwnedFd;
@@ -9,6 +13,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use self::best::{Best, Run};
 use crate::cli::{GlobArgs, SortKey};
 use crate::error::{Error, Result};
 use crate::glob_pattern::compile;
@@ -117,7 +122,10 @@ fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
 
 pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let problems = WalkProblems::default();
-    let mut all = find(s, &req, &req.matcher, &problems);
+    let Run {
+        items: mut kept,
+        seen: mut total,
+    } = find(s, &req, &req.matcher, &problems);
     let argv = crate::call::argv();
     let line = why::Line {
         cwd: &s.cwd,
@@ -134,19 +142,19 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let mut reason = None;
     // Nothing matched a `[...]` that names a real path (Next.js `app/[id]/page.tsx`): take
     // the brackets literally.
-    if all.is_empty()
+    if total == 0
         && let Some(escaped) = why::literal_brackets(&req.pattern, &req.base)
         && let Ok(m) = compile(&escaped, req.ignore_case)
     {
         let literal = find(s, &req, &m, &WalkProblems::default());
-        if !literal.is_empty() {
-            reason = Some(why::literal(&search, &escaped, literal.len(), &line));
-            all = literal;
+        if literal.seen > 0 {
+            reason = Some(why::literal(&search, &escaped, literal.seen, &line));
+            (kept, total) = (literal.items, literal.seen);
         }
     }
-    let total = all.len();
+    // Fewer matches than a page: all of them were kept, for `why` to compare with.
     if reason.is_none() && (total == 0 || (req.limit > 0 && total < req.limit)) {
-        let found: Vec<PathBuf> = all.iter().map(|f| f.path.clone()).collect();
+        let found: Vec<PathBuf> = kept.iter().map(|f| f.path.clone()).collect();
         search.found = &found;
         let walked = why::Walked {
             paths: std::slice::from_ref(&req.base),
@@ -157,8 +165,9 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         };
         reason = why::glob(&walked, &search, &line);
     }
+    // `kept` is the first `min(total, offset + limit)` of the sorted matches: the page is in it.
     let (start, end, next_offset) = walk::page(total, req.offset, req.limit);
-    let files: Vec<PathBuf> = all.drain(start..end).map(|f| f.path).collect();
+    let files: Vec<PathBuf> = kept.drain(start..end).map(|f| f.path).collect();
     Ok(Report::Glob(GlobReport {
         files,
         total,
@@ -172,34 +181,35 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     }))
 }
 
-/// The matches of `matcher` below the request's base, sorted as asked.
-fn find(s: &Settings, req: &GlobRequest, matcher: &GlobSet, problems: &WalkProblems) -> Vec<Found> {
+/// The first `offset + limit` matches of `matcher` below the request's base, sorted as asked
+/// (with `--sort none`, the first found), and the count of all of them. `--limit 0` keeps
+/// every match: that answer holds them all by definition.
+fn find(s: &Settings, req: &GlobRequest, matcher: &GlobSet, problems: &WalkProblems) -> Run<Found> {
     let base = &req.base;
     let walker = walk::builder(std::slice::from_ref(base), &req.walk, s.root.as_ref());
-    let found: Mutex<Vec<Vec<Found>>> = Mutex::new(Vec::new());
+    let keep = match req.limit {
+        0 => usize::MAX,
+        n => req.offset.saturating_add(n),
+    };
+    let found: Mutex<Vec<Run<Found>>> = Mutex::new(Vec::new());
     let mut visitors = Visitors {
         base,
         matcher,
         stat: req.sort == SortKey::Mtime,
         order: order(req.sort),
+        keep,
         follow: req.walk.follow,
         max_walk: req.max_walk,
         problems,
         found: &found,
     };
     walker.build_parallel().visit(&mut visitors);
-
-    let mut all: Vec<Found> = found
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
-    // Each thread sorted its own run (in parallel); the stable sort merges the runs.
-    if let Some(order) = order(req.sort) {
-        all.sort_by(order);
-    }
-    all
+    // Each thread sorted its own run (in parallel); the merge keeps the best of them.
+    best::merge(
+        found.into_inner().unwrap_or_default(),
+        keep,
+        order(req.sort),
+    )
 }
 
 /// An absolute pattern (or one that climbs with `../`) as a directory and a pattern relative
@@ -223,7 +233,7 @@ fn split_root(pattern: &str) -> Option<(String, String)> {
     (!rest.is_empty()).then_some((dir, rest))
 }
 
-type Order = fn(&Found, &Found) -> std::cmp::Ordering;
+type Order = best::Order<Found>;
 
 /// How to order the matches: newest first then by path, by path, or not at all.
 fn order(key: SortKey) -> Option<Order> {
@@ -249,10 +259,12 @@ struct Visitors<'a> {
     matcher: &'a GlobSet,
     stat: bool,
     order: Option<Order>,
+    /// How many matches each thread keeps: `offset + limit` (all, for `--limit 0`).
+    keep: usize,
     follow: bool,
     max_walk: usize,
     problems: &'a WalkProblems,
-    found: &'a Mutex<Vec<Vec<Found>>>,
+    found: &'a Mutex<Vec<Run<Found>>>,
 }
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
@@ -261,12 +273,11 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
             base: self.base,
             matcher: self.matcher,
             stat: self.stat,
-            order: self.order,
             follow: self.follow,
             max_walk: self.max_walk,
             problems: self.problems,
             sink: self.found,
-            found: Vec::new(),
+            found: Best::new(self.keep, self.order),
             dir: None,
         })
     }
@@ -276,12 +287,12 @@ struct Visitor<'a> {
     base: &'a Path,
     matcher: &'a GlobSet,
     stat: bool,
-    order: Option<Order>,
     follow: bool,
     max_walk: usize,
     problems: &'a WalkProblems,
-    sink: &'a Mutex<Vec<Vec<Found>>>,
-    found: Vec<Found>,
+    sink: &'a Mutex<Vec<Run<Found>>>,
+    /// This thread's best matches so far, and the count of all it found.
+    found: Best<Found>,
     /// The directory of the last stat'ed match, kept open: a thread mostly visits the
     /// entries of one directory in a row, and `fstatat` on a name is much cheaper than
     /// `stat` on a long path.
@@ -368,11 +379,10 @@ impl ParallelVisitor for Visitor<'_> {
 
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
-        if let Some(order) = self.order {
-            self.found.sort_unstable_by(order);
-        }
+        let found = std::mem::replace(&mut self.found, Best::new(0, None));
+        let run = found.finish();
         if let Ok(mut all) = self.sink.lock() {
-            all.push(std::mem::take(&mut self.found));
+            all.push(run);
         }
     }
 }

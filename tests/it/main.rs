@@ -16,6 +16,7 @@ mod encodings;
 mod faults;
 mod fuzzy;
 mod generated;
+mod glob_pages;
 mod grammar;
 mod guards;
 mod harness;
