@@ -57,6 +57,8 @@ pub(crate) struct Member<'a> {
     pub mode: Option<u32>,
     /// What the target holds now (Replace, Delete) — recovery touches only such a target.
     pub old_sha256: Option<&'a str>,
+    /// The SHA-256 of `bytes` (Replace, Create), which the caller has already computed.
+    pub new_sha256: Option<&'a str>,
 }
 
 /// The journal of one transaction, as written to `<id>.json`.
@@ -130,7 +132,13 @@ pub(crate) fn commit(s: &Settings, members: &[Member]) -> Result<Vec<Option<Meta
                 temp: name.as_ref().map(|n| path_key(Path::new(n))),
                 action: m.action,
                 old_sha256: m.old_sha256.map(str::to_string),
-                new_sha256: (m.action != Action::Delete).then(|| sha256_bytes(m.bytes)),
+                new_sha256: match m.action {
+                    Action::Delete => None,
+                    _ => Some(
+                        m.new_sha256
+                            .map_or_else(|| sha256_bytes(m.bytes), str::to_string),
+                    ),
+                },
             })
             .collect(),
     };
@@ -626,6 +634,7 @@ mod tests {
                 like: Some(&meta_a),
                 mode: None,
                 old_sha256: Some(&old_a),
+                new_sha256: None,
             },
             Member {
                 parent: &pn,
@@ -634,6 +643,7 @@ mod tests {
                 like: None,
                 mode: Some(0o640),
                 old_sha256: None,
+                new_sha256: None,
             },
             Member {
                 parent: &pg,
@@ -642,6 +652,7 @@ mod tests {
                 like: Some(&meta_g),
                 mode: None,
                 old_sha256: Some(&old_g),
+                new_sha256: None,
             },
         ];
         let metas = commit(&s, &members).unwrap();

@@ -237,6 +237,7 @@ pub(crate) fn land(
                 like: Some(&src.cur.meta),
                 mode: None,
                 old_sha256: Some(&src.cur.sha256),
+                new_sha256: None,
             });
         }
         index.push(members.len());
@@ -248,6 +249,7 @@ pub(crate) fn land(
                 like: p.cur.as_ref().map(|c| &c.meta),
                 mode: p.mode,
                 old_sha256: p.cur.as_ref().map(|c| c.sha256.as_str()),
+                new_sha256: Some(&p.sha256),
             },
             FileAction::Created | FileAction::Moved => Member {
                 parent,
@@ -256,6 +258,7 @@ pub(crate) fn land(
                 like: None,
                 mode: p.mode,
                 old_sha256: None,
+                new_sha256: Some(&p.sha256),
             },
             FileAction::Deleted => Member {
                 parent,
@@ -264,6 +267,7 @@ pub(crate) fn land(
                 like: p.cur.as_ref().map(|c| &c.meta),
                 mode: None,
                 old_sha256: p.cur.as_ref().map(|c| c.sha256.as_str()),
+                new_sha256: None,
             },
         });
     }

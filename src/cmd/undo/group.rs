@@ -112,10 +112,11 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
             parent,
             cur,
             source: None,
-            sha256: if action == FileAction::Deleted {
-                String::new()
-            } else {
-                sha256_bytes(&bytes)
+            // A blob is verified against its name when loaded: that is its content's hash.
+            sha256: match (&step.before, action) {
+                (_, FileAction::Deleted) => String::new(),
+                (Some(hash), _) => hash.clone(),
+                (None, _) => sha256_bytes(&bytes),
             },
             new_bytes: bytes,
             mode,
