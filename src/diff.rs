@@ -492,6 +492,20 @@ fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
     len
 }
 
+/// Test input: `(text, crlf)` lines joined with `\r\n` or `\n`, the last one only with
+/// `final_newline` (the property tests of the diff and of the patch core share it).
+#[cfg(test)]
+pub(crate) fn test_join(lines: &[(&str, bool)], final_newline: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, (text, crlf)) in lines.iter().enumerate() {
+        out.extend_from_slice(text.as_bytes());
+        if i + 1 < lines.len() || final_newline {
+            out.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     //! Round trips through the real `git apply` and GNU `patch`, exact header checks, the
@@ -1051,16 +1065,7 @@ mod tests {
         finish(hunk);
     }
 
-    fn join(lines: &[(&str, bool)], final_newline: bool) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (i, (text, crlf)) in lines.iter().enumerate() {
-            out.extend_from_slice(text.as_bytes());
-            if i + 1 < lines.len() || final_newline {
-                out.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
-            }
-        }
-        out
-    }
+    use super::test_join as join;
 
     fn line() -> impl Strategy<Value = (&'static str, bool)> {
         (

@@ -3,21 +3,10 @@
 //! newline included; nothing panics on arbitrary patch text, hunks or bodies.
 
 use super::*;
-use crate::diff::{PatchTarget, render};
+use crate::diff::{PatchTarget, render, test_join as join};
 use proptest::prelude::*;
 use similar::{Algorithm, DiffTag, capture_diff_slices, group_diff_ops};
 use std::path::Path;
-
-fn join(lines: &[(&str, bool)], final_newline: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, (text, crlf)) in lines.iter().enumerate() {
-        out.extend_from_slice(text.as_bytes());
-        if i + 1 < lines.len() || final_newline {
-            out.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
-        }
-    }
-    out
-}
 
 fn line() -> impl Strategy<Value = (&'static str, bool)> {
     (
