@@ -144,6 +144,23 @@ fn load(
     Ok((parent, cur))
 }
 
+/// A file the section changes, deletes or moves: its directory held, its content, and whether
+/// the caller's knowledge of it is complete — or the problem (missing, not fresh, not text).
+fn existing(
+    s: &Settings,
+    fp: &FilePatch,
+    r: &Resolved,
+    expect: Option<&str>,
+    opts: &Options,
+) -> Result<(Option<Parent>, Current, bool), Problems> {
+    let (parent, cur) = load(s, fp, r, opts)?;
+    let Some(cur) = cur else {
+        return Err(missing(s, fp, r, expect));
+    };
+    let complete = check_existing(s, fp, r, &cur, expect, opts)?;
+    Ok((parent, cur, complete))
+}
+
 /// The existing file must be fresh, and text quill can patch byte for byte.
 fn check_existing(
     s: &Settings,
@@ -224,11 +241,7 @@ fn modify<'e>(
     expect: impl Fn(&Resolved) -> Option<&'e str>,
     opts: &Options,
 ) -> Result<Planned, Problems> {
-    let (parent, cur) = load(s, fp, &r, opts)?;
-    let Some(cur) = cur else {
-        return Err(missing(s, fp, &r, expect(&r)));
-    };
-    let complete = check_existing(s, fp, &r, &cur, expect(&r), opts)?;
+    let (parent, cur, complete) = existing(s, fp, &r, expect(&r), opts)?;
     let last_was_this_patch = expect(&r).is_none()
         && opts
             .session
@@ -335,11 +348,7 @@ fn delete<'e>(
         &r,
         "a patch never deletes through a link (its target would go and the link dangle)",
     )?;
-    let (parent, cur) = load(s, fp, &r, opts)?;
-    let Some(cur) = cur else {
-        return Err(missing(s, fp, &r, expect(&r)));
-    };
-    let complete = check_existing(s, fp, &r, &cur, expect(&r), opts)?;
+    let (parent, cur, complete) = existing(s, fp, &r, expect(&r), opts)?;
     // A unified deletion spells the content out: it must be what the file holds.
     if !fp.hunks.is_empty() {
         let body = cur.bytes.as_deref().unwrap_or(&[]);
@@ -394,14 +403,7 @@ fn moved<'e>(
         "a patch never moves a link's target away (the link would dangle)",
     )?;
     let mut problems = Vec::new();
-    let source = (|| {
-        let (sparent, scur) = load(s, fp, &old, opts)?;
-        let Some(scur) = scur else {
-            return Err(missing(s, fp, &old, expect(&old)));
-        };
-        let complete = check_existing(s, fp, &old, &scur, expect(&old), opts)?;
-        Ok((sparent, scur, complete))
-    })();
+    let source = existing(s, fp, &old, expect(&old), opts);
     let dest = (|| {
         let (parent, cur) = load(s, fp, &new, opts)?;
         if cur.is_some() || new.exists {
