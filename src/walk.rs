@@ -70,6 +70,87 @@ pub(crate) fn builder_skipping_git(
     b
 }
 
+/// The entries under `paths` one at a time, in path order (`path_order`), as
+/// `configure`d `builder`s walk them: each directory's entries sorted, the PATHs taken in
+/// order. A PATH inside another is walked on its own and merged in, an entry that both reach
+/// given once, so the answer is the same set as the parallel walker's.
+pub(crate) fn sorted(
+    paths: &[PathBuf],
+    opts: &WalkOptions,
+    root: Option<&Root>,
+    configure: impl Fn(&mut WalkBuilder),
+) -> SortedWalk {
+    let mut paths = paths.to_vec();
+    paths.sort_by(|a, b| path_order(a, b));
+    paths.dedup();
+    let nested = paths.windows(2).any(|w| w[1].starts_with(&w[0]));
+    let build = |group: &[PathBuf]| {
+        let mut b = builder(group, opts, root);
+        b.sort_by_file_path(path_order);
+        configure(&mut b);
+        b.build().peekable()
+    };
+    let walks = if nested || paths.is_empty() {
+        paths
+            .iter()
+            .map(|p| build(std::slice::from_ref(p)))
+            .collect()
+    } else {
+        // Sorted PATHs none inside another: one after the other is in order.
+        vec![build(&paths)]
+    };
+    SortedWalk { walks, last: None }
+}
+
+/// See `sorted`.
+pub(crate) struct SortedWalk {
+    walks: Vec<std::iter::Peekable<ignore::Walk>>,
+    /// The path given last (an entry reached from two PATHs comes twice in a row).
+    last: Option<PathBuf>,
+}
+
+impl Iterator for SortedWalk {
+    type Item = Result<ignore::DirEntry, ignore::Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.walks.len() == 1 {
+            return self.walks[0].next();
+        }
+        loop {
+            // Errors first; then the walk whose next entry comes first.
+            let mut best: Option<(usize, Option<&Path>)> = None;
+            for (i, w) in self.walks.iter_mut().enumerate() {
+                match w.peek() {
+                    None => {}
+                    Some(Err(_)) => {
+                        best = Some((i, None));
+                        break;
+                    }
+                    Some(Ok(e)) => {
+                        let better = match best {
+                            None => true,
+                            Some((_, Some(b))) => path_order(e.path(), b).is_lt(),
+                            Some((_, None)) => false,
+                        };
+                        if better {
+                            best = Some((i, Some(e.path())));
+                        }
+                    }
+                }
+            }
+            let i = best?.0;
+            let item = self.walks[i].next()?;
+            if let Ok(e) = &item {
+                if self.last.as_deref() == Some(e.path()) {
+                    continue;
+                }
+                self.last = Some(e.path().to_path_buf());
+            }
+            return Some(item);
+        }
+    }
+}
+
 /// Temporary files of an interrupted quill publication (`.<name>.quill-<random>.tmp`):
 /// never listed or searched.
 pub(crate) fn is_quill_temp(name: &std::ffi::OsStr) -> bool {

@@ -9,6 +9,7 @@
 pub(crate) mod palette;
 pub(crate) mod progress;
 pub(crate) mod search;
+pub(crate) mod stream;
 pub(crate) mod text;
 
 use std::io::{self, BufWriter, Write};
@@ -137,6 +138,11 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
     let result = match (report, cfg.format) {
         (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
         (_, Format::Json) => match success_json(op, report, warnings) {
+            // The start of the object is out already (`stream`): the rest of it.
+            Ok(bytes) if report.streamed() => match stream::json_tail(op, &bytes) {
+                Some(tail) => write_stdout(|w| w.write_all(tail)),
+                None => unreachable!("a streamed grep object starts with its matches"),
+            },
             Ok(bytes) => write_stdout(|w| w.write_all(&bytes)),
             Err(e) => {
                 // Never a silent or partial object: say what could not be encoded.

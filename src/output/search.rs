@@ -6,7 +6,7 @@
 //! stderr says when a page is not the whole result, and how to get all of it.
 
 use std::collections::BTreeMap;
-use std::io::{self, IoSlice, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::palette::{Palette, PathColors};
@@ -50,11 +50,57 @@ impl GrepPrinter {
         let _ = file_block(out, shown, matches, &self.view, &self.palette);
     }
 
+    /// A part of one file's block: all of it, or (`later`) a part after others, without
+    /// the heading and, when context is shown, after a `--` (a part starts a new group).
+    pub(crate) fn file_part(
+        &self,
+        out: &mut Vec<u8>,
+        shown: &[u8],
+        matches: &[GrepMatch],
+        later: bool,
+    ) {
+        if !later {
+            return self.file_block(out, shown, matches);
+        }
+        if matches.is_empty() {
+            return;
+        }
+        if self.view.context {
+            let _ = writeln!(out, "{}--{}", self.palette.dim, self.palette.reset);
+        }
+        let _ = file_lines(out, shown, matches, &self.view, &self.palette);
+    }
+
     /// The heading of a file, when the view has headings and nothing was printed for it yet.
     pub(crate) fn heading(&self, out: &mut Vec<u8>, shown: &[u8]) {
         if self.view.heading {
             let _ = file_heading(out, shown, &self.palette);
         }
+    }
+
+    /// A matching file's line in files mode: its name and a newline (NUL with `-0`).
+    pub(crate) fn file_line(&self, out: &mut Vec<u8>, path: &Path) {
+        out.extend_from_slice(self.palette.magenta.as_bytes());
+        out.extend_from_slice(&self.shown_path(path));
+        out.extend_from_slice(self.palette.reset.as_bytes());
+        out.push(if self.view.null { b'\0' } else { b'\n' });
+    }
+
+    /// A file's line in count mode: `path:count` (the count alone with `--no-filename`).
+    pub(crate) fn count_line(&self, out: &mut Vec<u8>, path: &Path, count: u64) {
+        if !self.view.no_filename {
+            out.extend_from_slice(self.palette.magenta.as_bytes());
+            out.extend_from_slice(&self.shown_path(path));
+            out.extend_from_slice(self.palette.reset.as_bytes());
+            out.push(if self.view.null { b'\0' } else { b':' });
+        }
+        out.extend_from_slice(itoa::Buffer::new().format(count).as_bytes());
+        out.push(b'\n');
+    }
+
+    /// The start of an uncolored match line: `path:line:` (as the view says).
+    pub(crate) fn line_prefix(&self, out: &mut Vec<u8>, shown: &[u8], line: u64) {
+        let _ = line_prefix(out, shown, line, b':', &self.view, &self.palette);
     }
 
     /// One match line without context.
@@ -143,9 +189,6 @@ pub(crate) fn render_grep(
     } else if let Some(matches) = &s.matches {
         content(w, cfg, &r.typed, matches, &r.view, p)?;
         matches.len()
-    } else if let Some(blocks) = &s.rendered {
-        rendered(w, blocks, &r.view, p)?;
-        r.total
     } else {
         0
     };
@@ -170,7 +213,7 @@ fn why_note(w: &mut dyn Write, why: Option<&Why>) -> io::Result<()> {
 }
 
 fn noun(s: &SearchResult) -> &'static str {
-    if s.matches.is_some() || s.rendered.is_some() {
+    if s.matches.is_some() || (s.streamed && s.mode == "content") {
         "matches"
     } else {
         "files"
@@ -255,50 +298,13 @@ fn content(
     Ok(())
 }
 
-/// Files rendered by grep's worker threads (`file_block`s, in path order): printed with the
-/// separators `content` puts between files, many blocks per vectored write (the blocks go
-/// out as they are, not copied through the buffer).
-fn rendered(w: &mut dyn Write, blocks: &[Box<[u8]>], view: &View, p: &Palette) -> io::Result<()> {
-    let mut sep = Vec::new();
-    file_separator(&mut sep, view, p)?;
-    let mut slices: Vec<IoSlice> = Vec::with_capacity(BATCH);
-    let mut bytes = 0;
-    for (i, block) in blocks.iter().enumerate() {
-        if i > 0 && !sep.is_empty() {
-            slices.push(IoSlice::new(&sep));
-        }
-        slices.push(IoSlice::new(block));
-        bytes += block.len();
-        if slices.len() >= BATCH - 1 || bytes >= 1 << 20 {
-            write_all_vectored(w, &mut slices)?;
-            bytes = 0;
-        }
-    }
-    write_all_vectored(w, &mut slices)
-}
-
-/// Slices per vectored write (Linux takes at most 1024).
-const BATCH: usize = 1024;
-
-/// Write all of `slices` and empty the list.
-fn write_all_vectored(w: &mut dyn Write, slices: &mut Vec<IoSlice>) -> io::Result<()> {
-    let mut rest = &mut slices[..];
-    IoSlice::advance_slices(&mut rest, 0);
-    while !rest.is_empty() {
-        match w.write_vectored(rest) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    slices.clear();
-    Ok(())
-}
-
 /// What goes before every file but the first: a blank line under headings, else `--` when
 /// context is shown.
-fn file_separator<W: Write + ?Sized>(w: &mut W, view: &View, p: &Palette) -> io::Result<()> {
+pub(super) fn file_separator<W: Write + ?Sized>(
+    w: &mut W,
+    view: &View,
+    p: &Palette,
+) -> io::Result<()> {
     if view.heading {
         writeln!(w)?;
     } else if view.context {

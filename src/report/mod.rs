@@ -54,6 +54,11 @@ pub(crate) struct VersionReport {
 
 impl Report {
     /// 0, or 1 for a search that found nothing (docs/errors.md).
+    /// A grep answer whose entries were printed while they were found (`output::stream`).
+    pub(crate) fn streamed(&self) -> bool {
+        matches!(self, Report::Grep(GrepReport { body: GrepBody::Search(s), .. }) if s.streamed)
+    }
+
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,

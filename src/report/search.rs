@@ -87,11 +87,12 @@ pub(crate) struct GlobReport {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GrepReport {
-    /// Entries in the whole result: matches (content), files (files, count), or known types.
-    pub total: usize,
-    /// A search's page, or `--type-list`'s types.
+    /// A search's page, or `--type-list`'s types. First: a streamed answer's matches go out
+    /// before `total` is known (`output::stream`).
     #[serde(flatten)]
     pub body: GrepBody,
+    /// Entries in the whole result: matches (content), files (files, count), or known types.
+    pub total: usize,
     /// How text output is laid out.
     #[serde(skip)]
     pub view: View,
@@ -125,10 +126,6 @@ pub(crate) struct SearchResult {
     /// Count mode: matching lines per file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<FileCount>>,
-    /// Text output of a whole result (`--limit 0`, no offset): each file's printed bytes,
-    /// rendered by the worker threads, in path order. Not part of the JSON.
-    #[serde(skip)]
-    pub rendered: Option<Vec<Box<[u8]>>>,
     /// This page is not the whole result.
     pub truncated: bool,
     /// The `--offset` of the next page; null on the last.
@@ -150,6 +147,10 @@ pub(crate) struct SearchResult {
     /// Their `not_found` errors, which text output prints after the results.
     #[serde(skip)]
     pub missing: Vec<crate::error::Error>,
+    /// The entries were printed as they were found (`output::stream`); the rest of the
+    /// answer is printed as usual.
+    #[serde(skip)]
+    pub streamed: bool,
 }
 
 /// One matching line (or, with `-U`, one match spanning `line..=endLine`).

@@ -21,17 +21,19 @@ pub(super) struct Shape<'a> {
     pub spans: bool,
 }
 
-/// Entries `[start, end)` of the sorted result, built from the stored lines.
+/// Entries `[start, end)` of the sorted result, built from the stored lines of the files
+/// kept for the page, the first of which starts at entry `first`.
 /// Each file's stored lines are dropped as soon as its entries are built, so the text is
 /// not held twice.
 pub(super) fn content_page(
     files: Vec<FileResult>,
+    first: usize,
     start: usize,
     end: usize,
     shape: &Shape,
 ) -> Vec<GrepMatch> {
     let mut out = Vec::with_capacity(end - start);
-    let mut first = 0usize;
+    let mut first = first;
     for f in files {
         let count = f.count as usize;
         let (lo, hi) = (start.max(first), end.min(first + count));

@@ -12,8 +12,11 @@ pub(super) struct FileResult {
     pub count: u64,
     /// Content mode: the stored lines, unless evicted because they cannot reach the page.
     pub lines: Option<Box<FileLines>>,
-    /// Text output rendered by the worker thread (see `Render`), instead of `lines`.
-    pub rendered: Option<Box<[u8]>>,
+    /// Output rendered by the worker thread (see `Render`), instead of `lines`: all of it,
+    /// or what is left once earlier parts went ahead.
+    pub rendered: Option<Vec<u8>>,
+    /// Parts of `rendered` went out ahead of it (`ordered::Ahead`).
+    pub ahead: bool,
 }
 
 /// One file's stored match and context lines, in line order, their display text in one
@@ -44,4 +47,14 @@ pub(super) struct LineRec {
     pub column: usize,
     /// A match that is an entry of the result (the first `need` matches of the file).
     pub entry: bool,
+}
+
+impl super::ordered::Weigh for FileResult {
+    /// The bytes it holds: rendered output, or stored text and line records.
+    fn weight(&self) -> usize {
+        let lines = self.lines.as_ref().map_or(0, |l| {
+            l.arena.len() + l.recs.len() * std::mem::size_of::<LineRec>()
+        });
+        self.rendered.as_ref().map_or(0, Vec::capacity) + lines
+    }
 }

@@ -1,18 +1,21 @@
 //! `quill grep PATTERN [PATH…]` (docs/commands/grep.md): search file contents in-process with ripgrep's
 //! crates — grep-regex for the matcher, grep-searcher for line-oriented search with context
-//! and binary detection, ignore's parallel walker with one `Searcher` per thread (`worker`,
-//! `sink`) — then sort by path and line and page (`entries`). `GrepArgs::resolve` compiles
-//! the matcher, globs and types and resolves the paths before anything is searched. It never
-//! touches the state directory.
+//! and binary detection, ignore's walker in path order handing files to a pool of worker
+//! threads with one `Searcher` each (`ordered`, `worker`, `sink`) — and takes their results
+//! back in path order (`gather`): into a page (`entries`), or, for the whole answer, straight
+//! to stdout as each file's turn comes (`output::stream`), so memory is bounded by the files
+//! in flight, not by the answer. `GrepArgs::resolve` compiles the matcher, globs and types and
+//! resolves the paths before anything is searched. It never touches the state directory.
 
 mod entries;
+mod gather;
 mod lines;
+mod ordered;
 mod sink;
 mod worker;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, SearcherBuilder};
@@ -31,25 +34,25 @@ use crate::walk::{self, WalkOptions, WalkProblems};
 use crate::warnings::WarningKind;
 
 use entries::{Shape, content_page};
-use lines::FileResult;
-use worker::Visitors;
+use gather::{Gather, Target};
+use ordered::Window;
+use worker::{Item, Worker};
 
-/// What every walker thread shares.
+/// What every worker thread shares.
 struct Shared {
     pub matcher: RegexMatcher,
     pub searcher: SearcherBuilder,
     pub mode: GrepMode,
     /// `-o`: one entry per match, its text the matched part.
     pub only_matching: bool,
+    /// Entries a file's stored lines need hold: `offset + limit` of a page.
     pub need: usize,
     pub before: usize,
     pub after: usize,
-    /// Set when the worker threads render the text output (`--limit 0`, no offset, text):
-    /// each file's printed bytes are made while searching, in parallel; only the files'
-    /// order is left for the end.
-    pub printer: Option<GrepPrinter>,
-    /// With `printer`: one line per match and nothing else (no context, no `-U`), so the
-    /// collector prints each line as it is found instead of storing it.
+    /// How the workers render each file when the whole answer streams.
+    pub render: Render,
+    /// With `Render::Text`: one line per match and nothing else (no context, no `-U`), so
+    /// the collector prints each line as it is found instead of storing it.
     pub direct: bool,
     /// Compute match spans (colored text output).
     pub spans: bool,
@@ -57,11 +60,21 @@ struct Shared {
     pub max_columns: usize,
     pub want_column: bool,
     pub follow: bool,
-    pub max_walk: usize,
     pub problems: WalkProblems,
     pub files_searched: AtomicUsize,
     pub skipped_binary: AtomicUsize,
-    pub results: Mutex<Vec<Vec<FileResult>>>,
+    /// The page holds all it needs: later files are only counted.
+    pub page_full: AtomicBool,
+}
+
+/// What the workers make of each file's matches.
+pub(crate) enum Render {
+    /// Stored lines, for a page.
+    None,
+    /// Text output (`--limit 0`, no offset), rendered while searching, in parallel.
+    Text(GrepPrinter),
+    /// JSON entries of content mode (`--limit 0`, no offset).
+    Json,
 }
 
 /// A checked `quill grep`.
@@ -96,8 +109,8 @@ pub(crate) struct Search {
     view: View,
     /// The path arguments as typed (text output names files by them).
     typed: AsTyped,
-    /// Set when the worker threads render the text output (see `Shared::printer`).
-    printer: Option<GrepPrinter>,
+    /// How the workers render each file (`Render::None`: a page is stored).
+    render: Render,
     /// JSON wants each match's column.
     want_column: bool,
     /// Colored text: match spans are computed.
@@ -154,10 +167,19 @@ impl GrepArgs {
             no_filename: args.no_filename,
         };
         let text = s.output.format == Format::Text;
-        // Text output of everything: the worker threads render each file's bytes while they
-        // search. A page that may start or end inside a file keeps the lines instead.
-        let printer = (content && text && limit == 0 && args.offset == 0)
-            .then(|| GrepPrinter::new(view, s.output.color, s.output.cwd.clone(), typed.clone()));
+        // The whole answer streams: the worker threads render each file's output while they
+        // search. A page that may start or end inside a file keeps the lines instead; JSON
+        // files and counts are small and stored.
+        let render = match (limit == 0 && args.offset == 0, text) {
+            (true, true) => Render::Text(GrepPrinter::new(
+                view,
+                s.output.color,
+                s.output.cwd.clone(),
+                typed.clone(),
+            )),
+            (true, false) if content => Render::Json,
+            _ => Render::None,
+        };
         Ok(GrepRequest::Search(Box::new(Search {
             matcher,
             targets,
@@ -183,7 +205,7 @@ impl GrepArgs {
             max_walk: args.max_walk,
             view,
             typed,
-            printer,
+            render,
             want_column: !text,
             spans: s.output.color,
         })))
@@ -249,7 +271,28 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
     } else {
         q.offset.saturating_add(q.limit)
     };
-    let prerendered = q.printer.is_some();
+    let to = match &q.render {
+        Render::None => Target::Page(gather::Page {
+            offset: q.offset,
+            end: need,
+            first: 0,
+            kept: Vec::new(),
+        }),
+        Render::Text(_) => Target::Stream(crate::output::stream::GrepStream::text(
+            &q.view, q.spans, content,
+        )),
+        Render::Json => Target::Stream(
+            crate::output::stream::GrepStream::json("grep").map_err(|e| {
+                Error::io("write the result to", std::path::Path::new("<stdout>"), e)
+            })?,
+        ),
+    };
+    let streamed = matches!(to, Target::Stream(_));
+    let direct = matches!(q.render, Render::Text(_))
+        && content
+        && !q.multiline
+        && q.before == 0
+        && q.after == 0;
     let shared = Shared {
         matcher: q.matcher,
         searcher: sb,
@@ -258,36 +301,62 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         need,
         before: q.before,
         after: q.after,
-        printer: q.printer,
-        direct: !q.multiline && q.before == 0 && q.after == 0,
+        render: q.render,
+        direct,
         spans: q.spans,
         multiline: q.multiline,
         max_columns: q.max_columns,
         want_column: q.want_column,
         follow: q.walk.follow,
-        max_walk: q.max_walk,
         problems: WalkProblems::default(),
         files_searched: AtomicUsize::new(0),
         skipped_binary: AtomicUsize::new(0),
-        results: Mutex::new(Vec::new()),
+        page_full: AtomicBool::new(false),
     };
-    if q.stdin {
-        worker::search_stdin(&shared);
-    }
+    let mut gather = Gather { total: 0, to };
     // Kept for the second look of an empty answer (`why`).
     let selection = (q.overrides.clone(), q.types.clone());
+    let mut going = true;
     if !q.targets.is_empty() {
-        let mut walker = walk::builder(&q.targets, &q.walk, s.root.as_ref());
-        if let Some(o) = q.overrides {
-            walker.overrides(o);
-        }
-        if let Some(t) = q.types {
-            walker.types(t);
-        }
-        walker
-            .build_parallel()
-            .visit(&mut Visitors { shared: &shared });
+        let (overrides, types) = (q.overrides, q.types);
+        let walk = walk::sorted(&q.targets, &q.walk, s.root.as_ref(), |b| {
+            if let Some(o) = &overrides {
+                b.overrides(o.clone());
+            }
+            if let Some(t) = &types {
+                b.types(t.clone());
+            }
+        });
+        let items = files_of(walk, &shared.problems, q.max_walk);
+        (gather, going) = ordered::ordered_map(
+            items,
+            workers(),
+            WINDOW,
+            gather,
+            || Worker::new(&shared),
+            |w, item, ahead| w.search(item, ahead),
+            |gather, f| match f {
+                Some(f) => gather.take(f, shared.mode, &shared.page_full),
+                None => true,
+            },
+        );
     }
+    // Standard input is named `<stdin>`, which sorts after every absolute path.
+    if q.stdin
+        && going
+        && let Some(f) = Worker::new(&shared).search_stdin()
+    {
+        gather.take(f, shared.mode, &shared.page_full);
+    }
+    let total = gather.total;
+    let kept = match gather.to {
+        Target::Stream(out) => {
+            // A write error (a closed pipe) shows again, and is judged, with the rest.
+            let _ = out.finish();
+            None
+        }
+        Target::Page(p) => Some(p),
+    };
     // Among several PATHs, the missing ones: JSON lists them (and warns); text prints each
     // as an error line after the results. Either way the exit code is 2.
     let missing_paths: Vec<PathBuf> = q
@@ -303,21 +372,6 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
             s.warn(WarningKind::PathNotFound, e.to_string());
         }
     }
-
-    let mut files: Vec<FileResult> = shared
-        .results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
-    files.sort_by(|a, b| walk::path_order(&a.path, &b.path));
-    files.dedup_by(|a, b| a.path == b.path);
-
-    let total = match q.mode {
-        GrepMode::Content => files.iter().map(|f| f.count as usize).sum(),
-        _ => files.len(),
-    };
     let why = if total == 0 {
         let walked = crate::why::Walked {
             paths: &q.targets,
@@ -346,7 +400,6 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         matches: None,
         files: None,
         counts: None,
-        rendered: None,
         truncated: next_offset.is_some(),
         next_offset,
         offset: q.offset,
@@ -356,24 +409,40 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         missing_paths,
         why,
         missing: q.missing,
+        streamed,
     };
+    let Some(page) = kept else {
+        if s.output.format == Format::Json {
+            // The matches went out; `"matches":[]` marks where (`output::stream`).
+            result.matches = Some(Vec::new());
+        }
+        return Ok(grep_report(total, result, q.view, q.typed));
+    };
+    // The files kept hold exactly the entries [start, end) (files and counts: one each).
+    let skip = start - page.first.min(start);
     match q.mode {
         GrepMode::Files => {
-            result.files = Some(files.drain(start..end).map(|f| f.path).collect());
+            result.files = Some(
+                page.kept
+                    .into_iter()
+                    .skip(skip)
+                    .take(end - start)
+                    .map(|f| f.path)
+                    .collect(),
+            );
         }
         GrepMode::Count => {
             result.counts = Some(
-                files
-                    .drain(start..end)
+                page.kept
+                    .into_iter()
+                    .skip(skip)
+                    .take(end - start)
                     .map(|f| FileCount {
                         path: f.path,
                         count: f.count,
                     })
                     .collect(),
             );
-        }
-        GrepMode::Content if prerendered => {
-            result.rendered = Some(files.into_iter().filter_map(|f| f.rendered).collect());
         }
         GrepMode::Content => {
             let shape = Shape {
@@ -382,15 +451,64 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
                 after: q.after as u64,
                 spans: q.spans,
             };
-            result.matches = Some(content_page(files, start, end, &shape));
+            result.matches = Some(content_page(page.kept, page.first, start, end, &shape));
         }
     }
-    Ok(Report::Grep(GrepReport {
-        total,
+    Ok(grep_report(total, result, q.view, q.typed))
+}
+
+fn grep_report(total: usize, result: SearchResult, view: View, typed: AsTyped) -> Report {
+    Report::Grep(GrepReport {
         body: GrepBody::Search(Box::new(result)),
-        view: q.view,
-        typed: q.typed,
-    }))
+        total,
+        view,
+        typed,
+    })
+}
+
+/// Files in flight at most, waiting results' bytes at most, and files queued for the
+/// workers (enough that a directory read by the walk does not leave them idle).
+const WINDOW: Window = Window {
+    files: 4096,
+    queued: 64,
+    bytes: 4 << 20,
+};
+
+/// Worker threads: one per core, at most 12 (as ignore's walker).
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().min(12))
+}
+
+/// The files of a sorted walk, as the workers take them: walk errors filed, directories
+/// passed over, a PATH that is neither file nor directory reported, quill's own temporary
+/// files never searched; ends after `max_walk` entries.
+fn files_of<'a>(
+    walk: walk::SortedWalk,
+    problems: &'a WalkProblems,
+    max_walk: usize,
+) -> impl Iterator<Item = Item> + 'a {
+    walk.take_while(move |_| problems.visit(max_walk))
+        .filter_map(move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    problems.record(&err);
+                    return None;
+                }
+            };
+            let explicit = entry.depth() == 0;
+            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+            if !is_file || (!explicit && walk::is_quill_temp(entry.file_name())) {
+                if explicit && !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    problems.unreadable_file(entry.path());
+                }
+                return None;
+            }
+            Some(Item {
+                explicit,
+                path: entry.into_path(),
+            })
+        })
 }
 
 fn type_list() -> Report {
@@ -404,9 +522,10 @@ fn type_list() -> Report {
             globs: d.globs().to_vec(),
         })
         .collect();
+    let total = types.len();
     Report::Grep(GrepReport {
-        total: types.len(),
         body: GrepBody::Types { types },
+        total,
         view: View::default(),
         typed: AsTyped::default(),
     })

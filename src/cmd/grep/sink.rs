@@ -13,7 +13,7 @@ use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
 use super::Shared;
 use super::entries::match_spans;
-use super::lines::{LineBuffers, LineRec};
+use super::lines::{FileLines, LineBuffers, LineRec};
 use crate::cli::GrepMode;
 use crate::output::search::GrepPrinter;
 
@@ -37,6 +37,8 @@ pub(super) struct Collector {
     pub direct: Option<Box<DirectRender>>,
     /// `-o`: each match of a matching line is an entry (counted, and shown alone).
     pub only: Option<RegexMatcher>,
+    /// Where `take_settled` looks for the start of a group next.
+    pub settled_scan: usize,
 }
 
 /// A collector's renderer of match lines, for `Shared::direct`.
@@ -71,9 +73,14 @@ impl DirectRender {
         self.file.push(path);
     }
 
-    /// The file's output so far.
-    pub(super) fn output(&self) -> &[u8] {
-        &self.out
+    /// Bytes of the file's output held.
+    pub(super) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The file's output, taken.
+    pub(super) fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
     }
 
     /// Append one match line: the heading first (with `--heading`), then `path:line:text`,
@@ -81,21 +88,58 @@ impl DirectRender {
     fn line(&mut self, line: u64, body: &[u8], max_columns: usize) {
         let printer = &self.printer;
         let file = &self.file;
+        // The heading once, before the file's first line (parts may have gone ahead).
+        let first = self.shown.is_none();
         let shown_path = self.shown.get_or_insert_with(|| printer.shown_path(file));
-        if self.out.is_empty() {
+        if first {
             printer.heading(&mut self.out, shown_path);
         }
+        let Some(m) = &self.matcher else {
+            // No color: the text goes straight into the output, never copied twice.
+            printer.line_prefix(&mut self.out, shown_path, line);
+            push_display_bytes(&mut self.out, body, max_columns);
+            self.out.push(b'\n');
+            return;
+        };
         self.text.clear();
         let shown = push_display(&mut self.text, body, max_columns);
-        let spans = match &self.matcher {
-            Some(m) => match_spans(m, &self.text, shown),
-            None => Vec::new(),
-        };
+        let spans = match_spans(m, &self.text, shown);
         printer.match_line(&mut self.out, shown_path, line, &self.text, &spans);
     }
 }
 
 impl Collector {
+    /// Once the stored lines hold `at_least` bytes of text: the first of them, up to where a
+    /// new group of lines starts (with context, a gap in the line numbers; without, any
+    /// line), taken out to be rendered now — nothing after them can add to their entries
+    /// or their context. The rest stay, re-based.
+    pub(super) fn take_settled(&mut self, at_least: usize, context: bool) -> Option<FileLines> {
+        if self.lines.arena.len() < at_least {
+            return None;
+        }
+        let recs = &self.lines.recs;
+        // Only lines stored since the last look can start a new group: linear in the file.
+        let from = self.settled_scan.max(1);
+        self.settled_scan = recs.len();
+        let cut = (from..recs.len())
+            .rev()
+            .find(|&c| !context || recs[c].line > recs[c - 1].end_line + 1)?;
+        self.settled_scan = 1;
+        let base = recs[cut].start;
+        let rest = self.lines.arena.split_off(base);
+        let done = std::mem::replace(&mut self.lines.arena, rest);
+        let mut recs: Vec<LineRec> = self.lines.recs.drain(cut..).collect();
+        for r in &mut recs {
+            r.start -= base;
+            r.end -= base;
+        }
+        let done_recs = std::mem::replace(&mut self.lines.recs, recs);
+        Some(FileLines {
+            arena: done.into(),
+            recs: done_recs,
+        })
+    }
+
     pub(super) fn reset(&mut self, shared: &Shared) {
         self.mode = Some(shared.mode);
         self.multiline = shared.multiline;
@@ -110,6 +154,7 @@ impl Collector {
         self.after = shared.after as u64;
         self.count = 0;
         self.stored_entries = 0;
+        self.settled_scan = 0;
         self.keep_until = 0;
         self.binary = false;
         self.lines.arena.clear();
@@ -248,14 +293,7 @@ pub(super) fn first_column(matcher: &RegexMatcher, line: &[u8]) -> usize {
 /// was left out. Returns the length of the text before the marker.
 pub(super) fn push_display(out: &mut String, body: &[u8], max_columns: usize) -> usize {
     let before = out.len();
-    let mut cut = body.len();
-    if max_columns > 0 && body.len() > max_columns {
-        cut = max_columns;
-        // Back up to a UTF-8 boundary (a continuation byte is 0b10xx_xxxx).
-        while cut > 0 && (body[cut] & 0xC0) == 0x80 {
-            cut -= 1;
-        }
-    }
+    let cut = display_cut(body, max_columns);
     match std::str::from_utf8(&body[..cut]) {
         Ok(t) => out.push_str(t),
         Err(_) => out.push_str(&String::from_utf8_lossy(&body[..cut])),
@@ -266,4 +304,31 @@ pub(super) fn push_display(out: &mut String, body: &[u8], max_columns: usize) ->
         let _ = write!(out, " […{} more bytes]", body.len() - cut);
     }
     shown
+}
+
+/// `push_display` into bytes.
+pub(super) fn push_display_bytes(out: &mut Vec<u8>, body: &[u8], max_columns: usize) {
+    let cut = display_cut(body, max_columns);
+    match std::str::from_utf8(&body[..cut]) {
+        Ok(_) => out.extend_from_slice(&body[..cut]),
+        Err(_) => out.extend_from_slice(String::from_utf8_lossy(&body[..cut]).as_bytes()),
+    }
+    if cut < body.len() {
+        use std::io::Write as _;
+        let _ = write!(out, " […{} more bytes]", body.len() - cut);
+    }
+}
+
+/// Where a displayed line is cut: after `max_columns` bytes (0 = no cap), backed up to a
+/// UTF-8 boundary.
+fn display_cut(body: &[u8], max_columns: usize) -> usize {
+    let mut cut = body.len();
+    if max_columns > 0 && body.len() > max_columns {
+        cut = max_columns;
+        // Back up to a UTF-8 boundary (a continuation byte is 0b10xx_xxxx).
+        while cut > 0 && (body[cut] & 0xC0) == 0x80 {
+            cut -= 1;
+        }
+    }
+    cut
 }

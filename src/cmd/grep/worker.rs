@@ -1,144 +1,122 @@
-//! The worker threads of `quill grep`: ignore's parallel walker hands each thread entries;
-//! the thread opens the file through `probe::open_flagged` (never blocking, not following links
-//! unless asked), runs its own `Searcher` into its `Collector`, and keeps the files with
-//! matches. Memory stays bounded by the page: each thread keeps the text of only the files that
-//! can still reach the first `offset + limit` entries (a per-thread top-k by path) and counts
-//! everything else, so `total` stays exact. Each thread sorts its own run when it ends.
+//! The worker threads of `quill grep`: each owns a `Searcher`, a matcher and a `Collector`,
+//! takes one file at a time from the ordered pipeline (`ordered`), opens it through
+//! `probe::open_flagged` (never blocking, not following links unless asked), searches it and
+//! hands back what the answer needs of it: its count, and its stored lines (a page), or its
+//! output already rendered (text, or JSON entries, when the whole answer is streamed). Once
+//! the page is full, a file is only counted, so `total` stays exact at little cost.
 
-use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use grep_regex::RegexMatcher;
 use grep_searcher::Searcher;
-use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
-use super::Shared;
+use grep_searcher::{Sink, SinkContext, SinkFinish, SinkMatch};
+
 use super::entries::{Shape, file_entries};
+use super::gather::Gather;
 use super::lines::{FileLines, FileResult};
+use super::ordered::Ahead;
 use super::sink::{Collector, DirectRender};
+use super::{Render, Shared};
 use crate::cli::GrepMode;
-use crate::output::search::GrepPrinter;
 use crate::probe;
-use crate::walk;
-
-pub(super) struct Visitors<'a> {
-    pub shared: &'a Shared,
-}
-
-impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s> {
-    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Worker::new(self.shared))
-    }
-}
 
 /// What standard input is called in results (text and JSON): not a path any file can have
 /// (JSON paths are absolute).
 pub(super) const STDIN_NAME: &str = "<stdin>";
 
-/// Search standard input on this thread, into the shared results like a walked file.
-pub(super) fn search_stdin(shared: &Shared) {
-    let mut w = Worker::new(shared);
-    let path = Path::new(STDIN_NAME);
-    w.begin(path);
-    let result = w
-        .searcher
-        .search_reader(&w.matcher, std::io::stdin().lock(), &mut w.sink);
-    w.finish(path.to_path_buf(), result.is_err());
+/// One file the walk found, and whether it was named as a PATH.
+pub(super) struct Item {
+    pub path: PathBuf,
+    pub explicit: bool,
 }
 
-/// One walker thread: its own searcher, matcher and results.
-struct Worker<'a> {
+/// One worker thread: its own searcher, matcher and sink.
+pub(super) struct Worker<'a> {
     shared: &'a Shared,
     searcher: Searcher,
     matcher: RegexMatcher,
     sink: Collector,
-    files: Vec<FileResult>,
-    /// Files whose lines are stored, largest path on top, for eviction.
-    heap: BinaryHeap<HeapItem>,
-    /// Entries stored over all those files.
-    stored: usize,
-}
-
-struct HeapItem {
-    path: PathBuf,
-    index: usize,
-    entries: usize,
-}
-
-impl PartialEq for HeapItem {
-    fn eq(&self, other: &Self) -> bool {
-        self.path == other.path
-    }
-}
-impl Eq for HeapItem {}
-impl PartialOrd for HeapItem {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for HeapItem {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        walk::path_order(&self.path, &other.path)
-    }
 }
 
 impl<'a> Worker<'a> {
-    fn new(shared: &'a Shared) -> Worker<'a> {
+    pub(super) fn new(shared: &'a Shared) -> Worker<'a> {
+        let direct = match &shared.render {
+            Render::Text(p) if shared.direct => {
+                let spans = shared.spans.then(|| shared.matcher.clone());
+                Some(Box::new(DirectRender::new(p.clone(), spans)))
+            }
+            _ => None,
+        };
         Worker {
             shared,
             searcher: shared.searcher.build(),
             matcher: shared.matcher.clone(),
             sink: Collector {
-                direct: shared.printer.as_ref().filter(|_| shared.direct).map(|p| {
-                    let spans = shared.spans.then(|| shared.matcher.clone());
-                    Box::new(DirectRender::new(p.clone(), spans))
-                }),
+                direct,
                 ..Collector::default()
             },
-            files: Vec::new(),
-            heap: BinaryHeap::new(),
-            stored: 0,
         }
     }
 
-    fn search(&mut self, entry: DirEntry) {
-        let explicit = entry.depth() == 0;
-        let is_file = entry.file_type().is_some_and(|t| t.is_file());
-        if !is_file || (!explicit && walk::is_quill_temp(entry.file_name())) {
-            if explicit && !entry.file_type().is_some_and(|t| t.is_dir()) {
-                self.shared.problems.unreadable_file(entry.path());
-            }
-            return;
-        }
+    /// Search one walked file; `None` when it has no match. Text rendered while searching
+    /// goes `ahead` in parts as it grows.
+    pub(super) fn search(
+        &mut self,
+        item: Item,
+        ahead: &mut Ahead<'_, Gather>,
+    ) -> Option<FileResult> {
         // The guarded open's flags alone (`O_NONBLOCK`, `O_NOFOLLOW` unless links are followed):
         // no FIFO swapped in after the walk listed a file can block a worker.
-        let file = match probe::open_flagged(entry.path(), self.shared.follow || explicit) {
+        let file = match probe::open_flagged(&item.path, self.shared.follow || item.explicit) {
             Ok(f) => f,
             Err(_) => {
-                self.shared.problems.unreadable_file(entry.path());
-                return;
+                self.shared.problems.unreadable_file(&item.path);
+                return None;
             }
         };
-        self.begin(entry.path());
-        let result = self
-            .searcher
-            .search_file(&self.matcher, &file, &mut self.sink);
-        self.finish(entry.into_path(), result.is_err());
+        self.begin(&item.path);
+        let mut sink = PassAhead {
+            sink: &mut self.sink,
+            ahead,
+            part: Part {
+                shared: self.shared,
+                matcher: &self.matcher,
+                path: &item.path,
+            },
+        };
+        let result = self.searcher.search_file(&self.matcher, &file, &mut sink);
+        let sent = ahead.sent();
+        self.finish(item.path, result.is_err(), sent)
+    }
+
+    /// Search standard input.
+    pub(super) fn search_stdin(&mut self) -> Option<FileResult> {
+        let path = Path::new(STDIN_NAME);
+        self.begin(path);
+        let result =
+            self.searcher
+                .search_reader(&self.matcher, std::io::stdin().lock(), &mut self.sink);
+        self.finish(path.to_path_buf(), result.is_err(), false)
     }
 
     /// Before searching one file (or stdin).
     fn begin(&mut self, path: &Path) {
         self.shared.files_searched.fetch_add(1, Ordering::Relaxed);
         self.sink.reset(self.shared);
+        if self.shared.page_full.load(Ordering::Relaxed) {
+            // It comes after a full page: only its count matters.
+            self.sink.need = 0;
+        }
         if let Some(d) = &mut self.sink.direct {
             d.start(path);
         }
     }
 
-    /// After searching `path`: keep its result if it has matches.
-    fn finish(&mut self, path: PathBuf, failed: bool) {
+    /// After searching `path`: what the answer keeps of it, if it has matches.
+    fn finish(&mut self, path: PathBuf, failed: bool, ahead: bool) -> Option<FileResult> {
         if failed {
             self.shared.problems.unreadable_file(&path);
         }
@@ -146,92 +124,157 @@ impl<'a> Worker<'a> {
             self.shared.skipped_binary.fetch_add(1, Ordering::Relaxed);
         }
         if self.sink.count == 0 {
-            return;
+            return None;
         }
-        let rendered = self.shared.printer.as_ref().map(|p| self.render(p, &path));
-        let lines = (self.shared.mode == GrepMode::Content && rendered.is_none()).then(|| {
-            // Exact-size copies; the collector keeps its grown buffers for the next file.
-            Box::new(FileLines {
-                arena: self.sink.lines.arena.as_str().into(),
-                recs: self.sink.lines.recs.clone(),
-            })
-        });
-        let entries = self.sink.stored_entries;
-        let index = self.files.len();
-        if lines.is_some() && self.shared.need != usize::MAX {
-            self.heap.push(HeapItem {
-                path: path.clone(),
-                index,
-                entries,
+        let rendered = self.render(&path, ahead);
+        let lines = (self.shared.mode == GrepMode::Content
+            && rendered.is_none()
+            && self.sink.stored_entries > 0)
+            .then(|| {
+                // Exact-size copies; the collector keeps its grown buffers for the next file.
+                Box::new(FileLines {
+                    arena: self.sink.lines.arena.as_str().into(),
+                    recs: self.sink.lines.recs.clone(),
+                })
             });
-            self.stored += entries;
-        }
-        self.files.push(FileResult {
+        Some(FileResult {
             path,
             count: self.sink.count,
             lines,
             rendered,
-        });
-        self.evict();
+            ahead,
+        })
     }
 
-    /// The text output of the file just searched: what the printer prints for it.
-    fn render(&self, printer: &GrepPrinter, path: &Path) -> Box<[u8]> {
-        if let Some(d) = &self.sink.direct {
-            return d.output().into();
+    /// The streamed output of the file just searched (what is left of it, when parts went
+    /// ahead): its text, or its JSON entries.
+    fn render(&mut self, path: &Path, ahead: bool) -> Option<Vec<u8>> {
+        if let Some(d) = &mut self.sink.direct {
+            // Handed over, not copied: the next file starts a buffer of its own.
+            return Some(d.take_output());
         }
-        let lines = FileLines {
-            arena: self.sink.lines.arena.as_str().into(),
-            recs: self.sink.lines.recs.clone(),
-        };
-        let shape = Shape {
+        let part = Part {
+            shared: self.shared,
             matcher: &self.matcher,
+            path,
+        };
+        let mut out = Vec::new();
+        match &self.shared.render {
+            Render::None => return None,
+            Render::Text(printer) => match self.shared.mode {
+                GrepMode::Files => printer.file_line(&mut out, path),
+                GrepMode::Count => printer.count_line(&mut out, path, self.sink.count),
+                GrepMode::Content => {
+                    let lines = FileLines {
+                        arena: self.sink.lines.arena.as_str().into(),
+                        recs: self.sink.lines.recs.clone(),
+                    };
+                    return Some(part.render(&lines, ahead));
+                }
+            },
+            Render::Json => {
+                let lines = FileLines {
+                    arena: self.sink.lines.arena.as_str().into(),
+                    recs: self.sink.lines.recs.clone(),
+                };
+                return Some(part.render(&lines, ahead));
+            }
+        }
+        Some(out)
+    }
+}
+
+/// What rendering a file's stored lines needs.
+struct Part<'a> {
+    shared: &'a Shared,
+    matcher: &'a RegexMatcher,
+    path: &'a Path,
+}
+
+impl Part<'_> {
+    /// The output of stored lines: a text block (a later part: no heading, `--` before it
+    /// when context is shown), or JSON entries (a later part: a comma first).
+    fn render(&self, lines: &FileLines, later: bool) -> Vec<u8> {
+        let shape = Shape {
+            matcher: self.matcher,
             before: self.shared.before as u64,
             after: self.shared.after as u64,
             spans: self.shared.spans,
         };
-        let path: Arc<Path> = Arc::from(path);
+        let path: Arc<Path> = Arc::from(self.path);
         let mut entries = Vec::new();
-        file_entries(&path, &lines, 0..usize::MAX, &shape, &mut entries);
+        file_entries(&path, lines, 0..usize::MAX, &shape, &mut entries);
         let mut out = Vec::new();
-        printer.file_block(&mut out, &printer.shown_path(&path), &entries);
-        out.into_boxed_slice()
-    }
-
-    /// Drop the stored lines of the files with the largest paths while the others alone
-    /// already hold `need` entries: those files cannot reach the page.
-    fn evict(&mut self) {
-        while let Some(top) = self.heap.peek() {
-            if self.stored - top.entries < self.shared.need {
-                break;
+        match &self.shared.render {
+            Render::Text(printer) => {
+                let shown = printer.shown_path(self.path);
+                printer.file_part(&mut out, &shown, &entries, later);
             }
-            let top = self.heap.pop().expect("peeked");
-            self.stored -= top.entries;
-            self.files[top.index].lines = None;
+            _ => {
+                for (i, m) in entries.iter().enumerate() {
+                    if i > 0 || later {
+                        out.push(b',');
+                    }
+                    // Names never fail to encode (`crate::names`), nor does writing to a Vec.
+                    let _ = serde_json::to_writer(&mut out, m);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Bytes of a file's output gathered before they go ahead as a part.
+const PART: usize = 64 * 1024;
+
+/// The collector, for one file, passing its output ahead in parts of about `PART` bytes
+/// while the whole answer streams, so a file with a huge output is never held whole.
+struct PassAhead<'s, 'a, 't> {
+    sink: &'s mut Collector,
+    ahead: &'a mut Ahead<'t, Gather>,
+    part: Part<'s>,
+}
+
+impl PassAhead<'_, '_, '_> {
+    fn pass(&mut self) {
+        if let Some(d) = &mut self.sink.direct {
+            if d.len() >= PART {
+                self.ahead.part(d.take_output());
+            }
+            return;
+        }
+        let shared = self.part.shared;
+        if matches!(shared.render, Render::None) || shared.mode != GrepMode::Content {
+            return;
+        }
+        let context = shared.before > 0 || shared.after > 0;
+        if let Some(lines) = self.sink.take_settled(PART, context) {
+            let later = self.ahead.sent();
+            self.ahead.part(self.part.render(&lines, later));
         }
     }
 }
 
-impl ParallelVisitor for Worker<'_> {
-    fn visit(&mut self, entry: std::result::Result<DirEntry, ignore::Error>) -> WalkState {
-        if !self.shared.problems.visit(self.shared.max_walk) {
-            return WalkState::Quit;
-        }
-        match entry {
-            Ok(entry) => self.search(entry),
-            Err(err) => self.shared.problems.record(&err),
-        }
-        WalkState::Continue
-    }
-}
+impl Sink for PassAhead<'_, '_, '_> {
+    type Error = std::io::Error;
 
-impl Drop for Worker<'_> {
-    fn drop(&mut self) {
-        // Sort this thread's run here, in parallel; the final stable sort merges the runs.
-        self.files
-            .sort_unstable_by(|a, b| walk::path_order(&a.path, &b.path));
-        if let Ok(mut all) = self.shared.results.lock() {
-            all.push(std::mem::take(&mut self.files));
-        }
+    fn matched(&mut self, s: &Searcher, m: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        let more = self.sink.matched(s, m)?;
+        self.pass();
+        Ok(more)
+    }
+
+    fn context(&mut self, s: &Searcher, c: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        let more = self.sink.context(s, c)?;
+        self.pass();
+        Ok(more)
+    }
+
+    fn binary_data(&mut self, s: &Searcher, offset: u64) -> Result<bool, Self::Error> {
+        self.sink.binary_data(s, offset)
+    }
+
+    fn finish(&mut self, s: &Searcher, f: &SinkFinish) -> Result<(), Self::Error> {
+        self.sink.finish(s, f)
     }
 }

@@ -1,0 +1,89 @@
+//! A result printed while it is being found (`quill grep --limit 0`): each file's output goes
+//! to stdout as soon as every earlier file's did, so memory does not grow with the answer.
+//! Text: the blocks with the separators a stored answer has between files. JSON: the
+//! envelope up to the `matches` array is written first, then each file's entries, and
+//! `emit` closes it with the rest of the same object (`json_tail`), encoded as a stored
+//! answer is — so a streamed object is byte for byte the one a stored answer would be.
+
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+
+use super::palette::Palette;
+use super::search::file_separator;
+use crate::report::search::View;
+
+/// Standard output while a result streams.
+pub(crate) struct GrepStream {
+    out: BufWriter<Stdout>,
+    /// What goes between two files' output.
+    sep: Vec<u8>,
+    any: bool,
+    /// A terminal sees each file as soon as it is found.
+    flush_each: bool,
+}
+
+impl GrepStream {
+    /// Text: `content` blocks are separated as `render_grep` separates them; file and count
+    /// lines are not.
+    pub(crate) fn text(view: &View, color: bool, content: bool) -> GrepStream {
+        let mut sep = Vec::new();
+        if content {
+            let _ = file_separator(&mut sep, view, &Palette::new(color));
+        }
+        GrepStream::new(sep)
+    }
+
+    /// JSON content mode: the envelope so far is written at once.
+    pub(crate) fn json(op: &str) -> io::Result<GrepStream> {
+        let mut s = GrepStream::new(b",".to_vec());
+        s.out.write_all(json_prefix(op).as_bytes())?;
+        Ok(s)
+    }
+
+    fn new(sep: Vec<u8>) -> GrepStream {
+        let stdout = io::stdout();
+        let flush_each = stdout.is_terminal();
+        GrepStream {
+            out: BufWriter::with_capacity(64 * 1024, stdout),
+            sep,
+            any: false,
+            flush_each,
+        }
+    }
+
+    /// A part of one file's output (`first`: its first part), in order.
+    pub(crate) fn part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if first && self.any {
+            self.out.write_all(&self.sep)?;
+        }
+        self.any = true;
+        self.out.write_all(bytes)?;
+        if self.flush_each {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Everything written out; the rest of the answer is `emit`'s.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The start of a streamed grep object: the envelope's first keys, then the result's `mode`
+/// and the opening of `matches` (the order `Success` and `GrepReport` serialize in).
+fn json_prefix(op: &str) -> String {
+    let op = serde_json::to_string(op).unwrap_or_else(|_| "\"grep\"".into());
+    format!(r#"{{"ok":true,"op":{op},"mode":"content","matches":["#)
+}
+
+/// The rest of a streamed object, from the whole object as it encodes with no matches:
+/// everything after the prefix `json` wrote. None if the object does not start so (a bug:
+/// the field order changed).
+pub(crate) fn json_tail<'a>(op: &str, whole: &'a [u8]) -> Option<&'a [u8]> {
+    whole
+        .strip_prefix(json_prefix(op).as_bytes())
+        .filter(|rest| rest.starts_with(b"]"))
+}
