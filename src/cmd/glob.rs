@@ -3,7 +3,8 @@
 //! (newest first by default) and page. It never opens a file and never touches the state
 //! directory; only the matches are stat'ed, and only for the mtime sort. With a limit, each
 //! walker thread keeps only the best `offset + limit` matches (`best`), so memory follows the
-//! page, not the tree; every match is still counted for `total`.
+//! page, not the tree; every match is still counted for `total`. `--limit 0` in text, sorted
+//! by path or not at all, prints each match as it is found (`stream`).
 
 mod best;
 
@@ -122,10 +123,26 @@ fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
 
 pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let problems = WalkProblems::default();
+    // Text output of every match not sorted by time: printed as found, nothing kept.
+    let streams = req.limit == 0
+        && req.offset == 0
+        && req.sort != SortKey::Mtime
+        && s.output.format == crate::output::Format::Text;
+    let streamed = match streams {
+        true => Some(stream(s, &req, &problems)),
+        false => None,
+    };
     let Run {
         items: mut kept,
         seen: mut total,
-    } = find(s, &req, &req.matcher, &problems);
+    } = match streamed {
+        None => find(s, &req, &req.matcher, &problems),
+        Some(n) => Run {
+            items: Vec::new(),
+            seen: n,
+        },
+    };
+    let streamed = streamed.is_some_and(|n| n > 0);
     let argv = crate::call::argv();
     let line = why::Line {
         cwd: &s.cwd,
@@ -167,7 +184,10 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     }
     // `kept` is the first `min(total, offset + limit)` of the sorted matches: the page is in it.
     let (start, end, next_offset) = walk::page(total, req.offset, req.limit);
-    let files: Vec<PathBuf> = kept.drain(start..end).map(|f| f.path).collect();
+    let files: Vec<PathBuf> = match streamed {
+        true => Vec::new(),
+        false => kept.drain(start..end).map(|f| f.path).collect(),
+    };
     Ok(Report::Glob(GlobReport {
         files,
         total,
@@ -178,7 +198,155 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         why: reason,
         null: req.null,
         typed: req.typed,
+        streamed,
     }))
+}
+
+/// Print every match as it is found and count them: in path order from a sorted walk
+/// (`--sort path`), or as the parallel walk finds them (`--sort none`), each thread
+/// printing its matches in batches. Memory does not grow with the answer. A closed pipe
+/// stops the walk (the rest of the answer then fails to print, quietly, as a stored one).
+fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
+    use crate::output::search::GlobPrinter;
+    use crate::output::stream::Stream;
+    let printer = GlobPrinter::new(&s.output, req.typed.clone(), req.null);
+    let base = std::slice::from_ref(&req.base);
+    if req.sort == SortKey::Path {
+        let mut out = Stream::lines();
+        let mut buf = Vec::new();
+        let mut total = 0;
+        let walk = walk::sorted(base, &req.walk, s.root.as_ref(), |_| {});
+        for entry in walk.take_while(|_| problems.visit(req.max_walk)) {
+            match entry {
+                Ok(e) if matches(&req.base, &req.matcher, &e) => {
+                    total += 1;
+                    printer.line(&mut buf, e.path());
+                    if buf.len() >= BATCH && out.part(&std::mem::take(&mut buf), true).is_err() {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(err) => problems.record(&err),
+            }
+        }
+        let _ = out.part(&buf, true);
+        let _ = out.finish();
+        return total;
+    }
+    let out = Mutex::new(Stream::lines());
+    let total = std::sync::atomic::AtomicUsize::new(0);
+    let broken = std::sync::atomic::AtomicBool::new(false);
+    let mut visitors = Printers {
+        req,
+        printer: &printer,
+        problems,
+        out: &out,
+        total: &total,
+        broken: &broken,
+    };
+    walk::builder(base, &req.walk, s.root.as_ref())
+        .build_parallel()
+        .visit(&mut visitors);
+    if let Ok(out) = out.into_inner() {
+        let _ = out.finish();
+    }
+    total.into_inner()
+}
+
+/// Bytes of printed matches a thread gathers before it writes them out.
+const BATCH: usize = 64 * 1024;
+
+/// `--sort none`'s walker threads: each prints its matches, in batches.
+struct Printers<'a> {
+    req: &'a GlobRequest,
+    printer: &'a crate::output::search::GlobPrinter,
+    problems: &'a WalkProblems,
+    out: &'a Mutex<crate::output::stream::Stream>,
+    total: &'a std::sync::atomic::AtomicUsize,
+    broken: &'a std::sync::atomic::AtomicBool,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Printers<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(PrintVisitor {
+            p: Printers { ..*self },
+            buf: Vec::new(),
+            count: 0,
+        })
+    }
+}
+
+struct PrintVisitor<'a> {
+    p: Printers<'a>,
+    buf: Vec<u8>,
+    count: usize,
+}
+
+impl PrintVisitor<'_> {
+    fn flush(&mut self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.buf.is_empty() {
+            return;
+        }
+        let ok = match self.p.out.lock() {
+            Ok(mut out) => out.part(&self.buf, true).is_ok(),
+            Err(_) => false,
+        };
+        if !ok {
+            self.p.broken.store(true, Relaxed);
+        }
+        self.buf.clear();
+    }
+}
+
+impl ParallelVisitor for PrintVisitor<'_> {
+    fn visit(&mut self, entry: std::result::Result<DirEntry, ignore::Error>) -> WalkState {
+        if !self.p.problems.visit(self.p.req.max_walk)
+            || self.p.broken.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return WalkState::Quit;
+        }
+        match entry {
+            Ok(e) if matches(&self.p.req.base, &self.p.req.matcher, &e) => {
+                self.count += 1;
+                self.p.printer.line(&mut self.buf, e.path());
+                if self.buf.len() >= BATCH {
+                    self.flush();
+                }
+            }
+            Ok(_) => {}
+            Err(err) => self.p.problems.record(&err),
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for PrintVisitor<'_> {
+    fn drop(&mut self) {
+        self.flush();
+        self.p
+            .total
+            .fetch_add(self.count, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether a walked entry is a match: a file (not a directory, not quill's own temporary
+/// file) whose path relative to `base` matches.
+fn matches(base: &Path, matcher: &GlobSet, entry: &DirEntry) -> bool {
+    if entry.file_type().is_none_or(|t| t.is_dir()) || walk::is_quill_temp(entry.file_name()) {
+        return false;
+    }
+    // Entries are `base` joined with a relative path: cut the prefix as bytes (cheaper
+    // than `Path::strip_prefix`, which compares component by component).
+    let full = entry.path().as_os_str().as_encoded_bytes();
+    let skip = base.as_os_str().len() + usize::from(!base.ends_with("/"));
+    let Some(rel) = full
+        .get(skip..)
+        .filter(|_| full.starts_with(base.as_os_str().as_encoded_bytes()))
+    else {
+        return false;
+    };
+    matcher.is_match_candidate(&Candidate::new(Path::new(std::ffi::OsStr::from_bytes(rel))))
 }
 
 /// The first `offset + limit` matches of `matcher` below the request's base, sorted as asked
@@ -301,21 +469,7 @@ struct Visitor<'a> {
 
 impl Visitor<'_> {
     fn consider(&mut self, entry: DirEntry) {
-        if entry.file_type().is_none_or(|t| t.is_dir()) || walk::is_quill_temp(entry.file_name()) {
-            return;
-        }
-        // Entries are `base` joined with a relative path: cut the prefix as bytes (cheaper
-        // than `Path::strip_prefix`, which compares component by component).
-        let full = entry.path().as_os_str().as_encoded_bytes();
-        let skip = self.base.as_os_str().len() + usize::from(!self.base.ends_with("/"));
-        let Some(rel) = full
-            .get(skip..)
-            .filter(|_| full.starts_with(self.base.as_os_str().as_encoded_bytes()))
-        else {
-            return;
-        };
-        let rel = Path::new(std::ffi::OsStr::from_bytes(rel));
-        if !self.matcher.is_match_candidate(&Candidate::new(rel)) {
+        if !matches(self.base, self.matcher, &entry) {
             return;
         }
         let mtime = if self.stat {

@@ -116,12 +116,52 @@ impl GrepPrinter {
     }
 }
 
+/// How a glob match is printed while the walk goes on (`--limit 0`, not newest first): the
+/// caller builds it from the output configuration, as `GrepPrinter`.
+pub(crate) struct GlobPrinter {
+    cwd: PathBuf,
+    typed: AsTyped,
+    colors: Option<PathColors>,
+    null: bool,
+}
+
+impl GlobPrinter {
+    pub(crate) fn new(cfg: &OutputConfig, typed: AsTyped, null: bool) -> GlobPrinter {
+        GlobPrinter {
+            cwd: cfg.cwd.clone(),
+            typed,
+            colors: cfg.color.then(PathColors::from_env),
+            null,
+        }
+    }
+
+    /// One match: its name as `render_glob` prints it, and a newline (NUL with `-0`).
+    pub(crate) fn line(&self, out: &mut Vec<u8>, path: &Path) {
+        let shown = Shown::new(&self.cwd, &self.typed, path);
+        match &self.colors {
+            Some(colors) => {
+                let mut line = Vec::new();
+                let _ = shown.write_to(&mut line);
+                let _ = colors.paint(out, &line, path);
+            }
+            None => {
+                let _ = shown.write_to(out);
+            }
+        }
+        out.push(if self.null { b'\0' } else { b'\n' });
+    }
+}
+
 pub(crate) fn render_glob(
     w: &mut dyn Write,
     cfg: &OutputConfig,
     r: &GlobReport,
     _p: &Palette,
 ) -> io::Result<()> {
+    if r.streamed {
+        // The files went out as they were found; only the notes are left.
+        return why_note(w, r.why.as_ref());
+    }
     let sep: &[u8] = if r.null { b"\0" } else { b"\n" };
     // Colored: as `ls` colors the file (LS_COLORS), which costs a stat per printed path.
     let colors = cfg.color.then(PathColors::from_env);

@@ -1,4 +1,5 @@
-//! A result printed while it is being found (`quill grep --limit 0`): each file's output goes
+//! A result printed while it is being found (`quill grep --limit 0`, and `quill glob
+//! --limit 0` in text unless newest first): each file's output goes
 //! to stdout as soon as every earlier file's did, so memory does not grow with the answer.
 //! Text: the blocks with the separators a stored answer has between files. JSON: the
 //! envelope up to the `matches` array is written first, then each file's entries, and
@@ -12,7 +13,7 @@ use super::search::file_separator;
 use crate::report::search::View;
 
 /// Standard output while a result streams.
-pub(crate) struct GrepStream {
+pub(crate) struct Stream {
     out: BufWriter<Stdout>,
     /// What goes between two files' output.
     sep: Vec<u8>,
@@ -21,28 +22,33 @@ pub(crate) struct GrepStream {
     flush_each: bool,
 }
 
-impl GrepStream {
+impl Stream {
     /// Text: `content` blocks are separated as `render_grep` separates them; file and count
     /// lines are not.
-    pub(crate) fn text(view: &View, color: bool, content: bool) -> GrepStream {
+    pub(crate) fn text(view: &View, color: bool, content: bool) -> Stream {
         let mut sep = Vec::new();
         if content {
             let _ = file_separator(&mut sep, view, &Palette::new(color));
         }
-        GrepStream::new(sep)
+        Stream::new(sep)
     }
 
     /// JSON content mode: the envelope so far is written at once.
-    pub(crate) fn json(op: &str) -> io::Result<GrepStream> {
-        let mut s = GrepStream::new(b",".to_vec());
+    pub(crate) fn json(op: &str) -> io::Result<Stream> {
+        let mut s = Stream::new(b",".to_vec());
         s.out.write_all(json_prefix(op).as_bytes())?;
         Ok(s)
     }
 
-    fn new(sep: Vec<u8>) -> GrepStream {
+    /// Lines (glob's files): nothing between them.
+    pub(crate) fn lines() -> Stream {
+        Stream::new(Vec::new())
+    }
+
+    fn new(sep: Vec<u8>) -> Stream {
         let stdout = io::stdout();
         let flush_each = stdout.is_terminal();
-        GrepStream {
+        Stream {
             out: BufWriter::with_capacity(64 * 1024, stdout),
             sep,
             any: false,

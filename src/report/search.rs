@@ -81,6 +81,9 @@ pub(crate) struct GlobReport {
     /// Text output: PATH as typed.
     #[serde(skip)]
     pub typed: AsTyped,
+    /// Text output: the files were printed as they were found (`output::stream`).
+    #[serde(skip)]
+    pub streamed: bool,
 }
 
 /// A page of `quill grep` (or the list of file types).

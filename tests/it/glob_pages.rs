@@ -100,3 +100,41 @@ fn glob_sort_none_pages_are_distinct_files_with_the_exact_total() {
     let g = glob(&env, &["--sort", "none", "--limit", "0"]);
     assert_eq!((g.total as usize, g.files.len()), (FILES, FILES));
 }
+
+/// `--limit 0` in text, by path or unsorted, prints each match as it is found: the same
+/// bytes as a page that holds everything (by path), the same set (unsorted).
+#[test]
+fn streamed_glob_text_is_the_stored_text() {
+    let (env, _) = tree();
+    let run = |args: &[&str]| {
+        let mut all = vec!["--text", "--color", "never", "glob", "**/*.txt"];
+        all.extend_from_slice(args);
+        let out = env.text(&all);
+        out.ok();
+        out.stdout.clone()
+    };
+    for null in [&[][..], &["-0"][..]] {
+        let streamed = run(&[&["--sort", "path", "--limit", "0"], null].concat());
+        let stored = run(&[&["--sort", "path", "--limit", "100000"], null].concat());
+        assert_eq!(streamed, stored);
+        let sep = if null.is_empty() { '\n' } else { '\0' };
+        assert_eq!(streamed.split_terminator(sep).count(), FILES);
+        let unsorted = run(&[&["--sort", "none", "--limit", "0"], null].concat());
+        let mut a: Vec<&str> = unsorted.split_terminator(sep).collect();
+        a.sort();
+        let mut b: Vec<&str> = stored.split_terminator(sep).collect();
+        b.sort();
+        assert_eq!(a, b);
+    }
+    // Nothing found still says so (exit 1), streamed or not.
+    env.text(&[
+        "--text",
+        "glob",
+        "**/*.none",
+        "--sort",
+        "path",
+        "--limit",
+        "0",
+    ])
+    .exit(1);
+}

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::lines::FileResult;
 use super::ordered::Output;
 use crate::cli::GrepMode;
-use crate::output::stream::GrepStream;
+use crate::output::stream::Stream;
 
 /// The results so far.
 pub(super) struct Gather {
@@ -20,7 +20,7 @@ pub(super) struct Gather {
 
 pub(super) enum Target {
     Page(Page),
-    Stream(GrepStream),
+    Stream(Stream),
 }
 
 /// The files of one page.

@@ -278,14 +278,14 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
             first: 0,
             kept: Vec::new(),
         }),
-        Render::Text(_) => Target::Stream(crate::output::stream::GrepStream::text(
+        Render::Text(_) => Target::Stream(crate::output::stream::Stream::text(
             &q.view, q.spans, content,
         )),
-        Render::Json => Target::Stream(
-            crate::output::stream::GrepStream::json("grep").map_err(|e| {
+        Render::Json => {
+            Target::Stream(crate::output::stream::Stream::json("grep").map_err(|e| {
                 Error::io("write the result to", std::path::Path::new("<stdout>"), e)
-            })?,
-        ),
+            })?)
+        }
     };
     let streamed = matches!(to, Target::Stream(_));
     let direct = matches!(q.render, Render::Text(_))
