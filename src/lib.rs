@@ -27,6 +27,7 @@ pub(crate) mod missing;
 pub(crate) mod names;
 pub(crate) mod near;
 pub mod notebook;
+pub(crate) mod ordered;
 pub(crate) mod output;
 pub mod page;
 pub(crate) mod parent;

@@ -212,26 +212,7 @@ fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
     let printer = GlobPrinter::new(&s.output, req.typed.clone(), req.null);
     let base = std::slice::from_ref(&req.base);
     if req.sort == SortKey::Path {
-        let mut out = Stream::lines();
-        let mut buf = Vec::new();
-        let mut total = 0;
-        let walk = walk::sorted(base, &req.walk, s.root.as_ref(), |_| {});
-        for entry in walk.take_while(|_| problems.visit(req.max_walk)) {
-            match entry {
-                Ok(e) if matches(&req.base, &req.matcher, &e) => {
-                    total += 1;
-                    printer.line(&mut buf, e.path());
-                    if buf.len() >= BATCH && out.part(&std::mem::take(&mut buf), true).is_err() {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(err) => problems.record(&err),
-            }
-        }
-        let _ = out.part(&buf, true);
-        let _ = out.finish();
-        return total;
+        return stream_sorted(s, req, problems, &printer);
     }
     let out = Mutex::new(Stream::lines());
     let total = std::sync::atomic::AtomicUsize::new(0);
@@ -251,6 +232,114 @@ fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
         let _ = out.finish();
     }
     total.into_inner()
+}
+
+/// `--sort path`: the entries of the base in path order (its ignore files and hidden names
+/// honored), each one's subtree walked in path order by a worker, and their output passed
+/// on in that order (`ordered`): sorted, parallel across subtrees, and nothing kept but
+/// what waits for its turn.
+fn stream_sorted(
+    s: &Settings,
+    req: &GlobRequest,
+    problems: &WalkProblems,
+    printer: &crate::output::search::GlobPrinter,
+) -> usize {
+    use crate::ordered::{Ahead, Window, ordered_map};
+    let top = walk::sorted(
+        std::slice::from_ref(&req.base),
+        &req.walk,
+        s.root.as_ref(),
+        |b| {
+            b.max_depth(Some(1));
+        },
+    );
+    let items = top
+        .take_while(|_| problems.visit(req.max_walk))
+        .filter_map(|entry| match entry {
+            Ok(e) if e.depth() == 1 => Some(e),
+            Ok(_) => None,
+            Err(err) => {
+                problems.record(&err);
+                None
+            }
+        });
+    let window = Window {
+        files: 1024,
+        queued: 16,
+        bytes: 4 << 20,
+    };
+    let work = |_: &mut (), e: DirEntry, ahead: &mut Ahead<'_, Lines>| -> Printed {
+        let mut out = Printed::default();
+        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        if !is_dir {
+            if matches(&req.base, &req.matcher, &e) {
+                out.count += 1;
+                printer.line(&mut out.text, e.path());
+            }
+            return out;
+        }
+        let below = walk::sorted(&[e.into_path()], &req.walk, s.root.as_ref(), |_| {});
+        for entry in below.take_while(|_| problems.visit(req.max_walk)) {
+            match entry {
+                // The subtree's root was counted and listed by the walk of the base.
+                Ok(e) if e.depth() == 0 => {}
+                Ok(e) if matches(&req.base, &req.matcher, &e) => {
+                    out.count += 1;
+                    printer.line(&mut out.text, e.path());
+                    if out.text.len() >= BATCH {
+                        ahead.part(std::mem::take(&mut out.text));
+                    }
+                }
+                Ok(_) => {}
+                Err(err) => problems.record(&err),
+            }
+        }
+        out
+    };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(12));
+    let (lines, _) = ordered_map(
+        items,
+        workers,
+        window,
+        Lines {
+            out: crate::output::stream::Stream::lines(),
+            total: 0,
+        },
+        || (),
+        work,
+        |lines, p| {
+            lines.total += p.count;
+            lines.out.part(&p.text, true).is_ok()
+        },
+    );
+    let _ = lines.out.finish();
+    lines.total
+}
+
+/// What one entry of the base printed: its matches' lines (what did not go ahead), and how
+/// many there were.
+#[derive(Default)]
+struct Printed {
+    text: Vec<u8>,
+    count: usize,
+}
+
+impl crate::ordered::Weigh for Printed {
+    fn weight(&self) -> usize {
+        self.text.capacity()
+    }
+}
+
+/// `--sort path`'s output, and the matches printed.
+struct Lines {
+    out: crate::output::stream::Stream,
+    total: usize,
+}
+
+impl crate::ordered::Output for Lines {
+    fn part(&mut self, bytes: &[u8], _first: bool) -> bool {
+        self.out.part(bytes, true).is_ok()
+    }
 }
 
 /// Bytes of printed matches a thread gathers before it writes them out.

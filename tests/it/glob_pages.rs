@@ -138,3 +138,47 @@ fn streamed_glob_text_is_the_stored_text() {
     ])
     .exit(1);
 }
+
+/// Streamed by path, each entry of the base is walked on its own: ignore files of the base
+/// and below, hidden names and `.git` must still be honored exactly as one walk does.
+#[test]
+fn streamed_glob_by_path_honors_ignore_files_at_every_level() {
+    let env = TestEnv::new();
+    for (name, body) in [
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (".gitignore", "build/\n*.log\n"),
+        ("a/.ignore", "skip.txt\n"),
+        ("a/keep.txt", "x"),
+        ("a/skip.txt", "x"),
+        ("a/b/deep.log", "x"),
+        ("a/b/deep.txt", "x"),
+        ("build/out.txt", "x"),
+        (".hidden/h.txt", "x"),
+        ("top.txt", "x"),
+        ("top.log", "x"),
+        ("z/.gitignore", "!*.log\n"),
+        ("z/kept.log", "x"),
+    ] {
+        env.write(name, body);
+    }
+    for extra in [&[][..], &["--hidden"][..], &["--no-ignore"][..]] {
+        let run = |limit: &str| {
+            let mut all = vec![
+                "--text", "--color", "never", "glob", "**/*", "--sort", "path",
+            ];
+            all.extend_from_slice(extra);
+            all.extend_from_slice(&["--limit", limit]);
+            let out = env.text(&all);
+            out.ok();
+            out.stdout.clone()
+        };
+        assert_eq!(run("0"), run("1000"), "{extra:?}");
+    }
+    let out = env.text(&["--text", "glob", "**/*", "--sort", "path", "--limit", "0"]);
+    assert_eq!(
+        out.stdout,
+        "a/b/deep.txt\na/keep.txt\ntop.txt\nz/kept.log\n",
+        "{}",
+        out.report()
+    );
+}

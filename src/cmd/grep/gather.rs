@@ -7,8 +7,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::lines::FileResult;
-use super::ordered::Output;
 use crate::cli::GrepMode;
+use crate::ordered::Output;
 use crate::output::stream::Stream;
 
 /// The results so far.

@@ -10,7 +10,6 @@
 mod entries;
 mod gather;
 mod lines;
-mod ordered;
 mod sink;
 mod worker;
 
@@ -33,9 +32,9 @@ use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 use crate::warnings::WarningKind;
 
+use crate::ordered::{self, Window};
 use entries::{Shape, content_page};
 use gather::{Gather, Target};
-use ordered::Window;
 use worker::{Item, Worker};
 
 /// What every worker thread shares.

@@ -17,10 +17,10 @@ use grep_searcher::{Sink, SinkContext, SinkFinish, SinkMatch};
 use super::entries::{Shape, file_entries};
 use super::gather::Gather;
 use super::lines::{FileLines, FileResult};
-use super::ordered::Ahead;
 use super::sink::{Collector, DirectRender};
 use super::{Render, Shared};
 use crate::cli::GrepMode;
+use crate::ordered::Ahead;
 use crate::probe;
 
 /// What standard input is called in results (text and JSON): not a path any file can have

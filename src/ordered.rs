@@ -1,4 +1,4 @@
-//! The ordered parallel map behind `quill grep`: the calling thread walks (items come in path
+//! The ordered parallel map behind `quill grep` and `glob --sort path`: the calling thread walks (items come in path
 //! order) and hands each item to a pool of worker threads; their results come back in any
 //! order and a reorder buffer passes each one on as soon as every earlier one has been. So
 //! output starts at once, in order, while the files are searched in parallel.
@@ -18,7 +18,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, mpsc};
 
 /// How much work may be in flight.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Window {
+pub(crate) struct Window {
     /// Items handed out whose results have not been passed on yet.
     pub files: usize,
     /// Items handed out that no worker has taken yet.
@@ -29,7 +29,7 @@ pub(super) struct Window {
 }
 
 /// What a result weighs in the reorder buffer.
-pub(super) trait Weigh {
+pub(crate) trait Weigh {
     fn weight(&self) -> usize;
 }
 
@@ -40,7 +40,7 @@ impl<T: Weigh> Weigh for Option<T> {
 }
 
 /// Where results go, in order: the caller's output.
-pub(super) trait Output {
+pub(crate) trait Output {
     /// A part of an item's result passed ahead (`first`: its first part). False: the output
     /// is broken; nothing more is wanted.
     fn part(&mut self, bytes: &[u8], first: bool) -> bool;
@@ -58,7 +58,7 @@ struct Turn<W> {
 }
 
 /// A worker's way to pass parts of the result of item `seq` ahead of it.
-pub(super) struct Ahead<'a, W> {
+pub(crate) struct Ahead<'a, W> {
     turn: &'a (Mutex<Turn<W>>, Condvar),
     seq: usize,
     budget: usize,
@@ -68,7 +68,7 @@ pub(super) struct Ahead<'a, W> {
 impl<W: Output> Ahead<'_, W> {
     /// Pass `bytes` on: out at once when it is this item's turn, else kept until it is —
     /// or, while the waiting parts weigh more than the window allows, wait for the turn.
-    pub(super) fn part(&mut self, bytes: Vec<u8>) {
+    pub(crate) fn part(&mut self, bytes: Vec<u8>) {
         if bytes.is_empty() {
             return;
         }
@@ -96,7 +96,7 @@ impl<W: Output> Ahead<'_, W> {
     }
 
     /// Some part of the result went ahead already.
-    pub(super) fn sent(&self) -> bool {
+    pub(crate) fn sent(&self) -> bool {
         self.sent
     }
 }
@@ -109,7 +109,7 @@ fn lock_turn<W>(m: &Mutex<Turn<W>>) -> MutexGuard<'_, Turn<W>> {
 /// pass the results to `emit`, with the output, in the order of the items. `emit` returns
 /// false to stop: no further item is handed out and no further result passed on (as when
 /// the output breaks). Returns the output, and false if stopped.
-pub(super) fn ordered_map<I, T, S, W>(
+pub(crate) fn ordered_map<I, T, S, W>(
     items: impl Iterator<Item = I>,
     threads: usize,
     window: Window,
