@@ -55,6 +55,8 @@ struct Turn<W> {
     waiting: std::collections::BTreeMap<usize, Vec<(Vec<u8>, bool)>>,
     bytes: usize,
     broken: bool,
+    /// Workers waiting for their turn (only then does a turn change wake anyone).
+    sleepers: usize,
 }
 
 /// A worker's way to pass parts of the result of item `seq` ahead of it.
@@ -63,6 +65,9 @@ pub(crate) struct Ahead<'a, W> {
     seq: usize,
     budget: usize,
     sent: bool,
+    /// Sends the results this worker finished but holds (earlier items of its batch): they
+    /// may be what the turn waits for, so they go before the worker waits.
+    flush: &'a mut dyn FnMut(),
 }
 
 impl<W: Output> Ahead<'_, W> {
@@ -91,7 +96,15 @@ impl<W: Output> Ahead<'_, W> {
                 t.waiting.entry(self.seq).or_default().push((bytes, first));
                 return;
             }
+            drop(t);
+            (self.flush)();
+            t = lock_turn(lock);
+            if t.next == self.seq || t.bytes < self.budget || t.broken {
+                continue;
+            }
+            t.sleepers += 1;
             t = cv.wait(t).unwrap_or_else(|e| e.into_inner());
+            t.sleepers -= 1;
         }
     }
 
@@ -133,13 +146,16 @@ where
             waiting: Default::default(),
             bytes: 0,
             broken: false,
+            sleepers: 0,
         }),
         Condvar::new(),
     );
-    // Never full: at most `max_files` items are out at once.
-    let (work_tx, work_rx) = mpsc::sync_channel::<(usize, I)>(max_files);
+    // Items go to the workers, and results come back, in batches of consecutive items: a
+    // hand-over costs a wake-up or two, too much to pay per small file. Never full: at most
+    // `max_files` items are out at once.
+    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, I)>>(max_files);
     let work_rx = Mutex::new(work_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, T)>();
+    let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, T)>>();
     let stop = AtomicBool::new(false);
     let finished = std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -152,18 +168,28 @@ where
                         Ok(rx) => rx.recv(),
                         Err(_) => return,
                     };
-                    let Ok((seq, item)) = next else { return };
-                    if stop.load(Ordering::Relaxed) {
-                        return;
+                    let Ok(batch) = next else { return };
+                    let mut outs = Vec::with_capacity(batch.len());
+                    for (seq, item) in batch {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let mut flush = || {
+                            if !outs.is_empty() {
+                                let _ = done_tx.send(std::mem::take(&mut outs));
+                            }
+                        };
+                        let mut ahead = Ahead {
+                            turn,
+                            seq,
+                            budget: window.bytes,
+                            sent: false,
+                            flush: &mut flush,
+                        };
+                        let out = work(&mut state, item, &mut ahead);
+                        outs.push((seq, out));
                     }
-                    let mut ahead = Ahead {
-                        turn,
-                        seq,
-                        budget: window.bytes,
-                        sent: false,
-                    };
-                    let out = work(&mut state, item, &mut ahead);
-                    if done_tx.send((seq, out)).is_err() {
+                    if done_tx.send(outs).is_err() {
                         return;
                     }
                 }
@@ -173,28 +199,39 @@ where
         let mut buf = Reorder::default();
         let mut items = items.fuse();
         let mut work_tx = Some(work_tx);
+        let mut batch: Vec<(usize, I)> = Vec::new();
         let mut completed = 0usize;
         let mut going = true;
-        let mut pass = |buf: &mut Reorder<T>, seq: usize, out: T| {
-            buf.place(seq, out, &mut |seq, out| {
-                let (lock, cv) = &turn;
-                let mut t = lock_turn(lock);
-                let more = !t.broken && emit(&mut t.out, out);
-                // The next item's turn: what it passed ahead goes out first.
-                t.next = seq + 1;
-                if let Some(parts) = t.waiting.remove(&(seq + 1)) {
-                    for (bytes, first) in parts {
-                        t.bytes -= bytes.len();
-                        if !t.broken && !t.out.part(&bytes, first) {
-                            t.broken = true;
+        let mut pass = |buf: &mut Reorder<T>, completed: &mut usize, outs: Vec<(usize, T)>| {
+            for (seq, out) in outs {
+                *completed += 1;
+                let more = buf.place(seq, out, &mut |seq, out| {
+                    let (lock, cv) = &turn;
+                    let mut t = lock_turn(lock);
+                    let more = !t.broken && emit(&mut t.out, out);
+                    // The next item's turn: what it passed ahead goes out first.
+                    t.next = seq + 1;
+                    if let Some(parts) = t.waiting.remove(&(seq + 1)) {
+                        for (bytes, first) in parts {
+                            t.bytes -= bytes.len();
+                            if !t.broken && !t.out.part(&bytes, first) {
+                                t.broken = true;
+                            }
                         }
                     }
+                    let more = more && !t.broken;
+                    let wake = t.sleepers > 0;
+                    drop(t);
+                    if wake {
+                        cv.notify_all();
+                    }
+                    more
+                });
+                if !more {
+                    return false;
                 }
-                let more = more && !t.broken;
-                drop(t);
-                cv.notify_all();
-                more
-            })
+            }
+            true
         };
         loop {
             // Hand out items while the window has room.
@@ -208,16 +245,26 @@ where
                 }
                 match items.next() {
                     Some(item) => {
-                        // The receivers live until the scope ends.
-                        let _ = tx.send((buf.sent, item));
+                        batch.push((buf.sent, item));
                         buf.push_slot();
+                        // A full batch goes; so does a short one while the workers have
+                        // little else to do.
+                        let handed = queued + 1 - batch.len();
+                        if batch.len() >= BATCH || handed < 2 * threads {
+                            // The receivers live until the scope ends.
+                            let _ = tx.send(std::mem::take(&mut batch));
+                        }
                     }
-                    None => work_tx = None,
+                    None => {
+                        if !batch.is_empty() {
+                            let _ = tx.send(std::mem::take(&mut batch));
+                        }
+                        work_tx = None;
+                    }
                 }
                 // Pass on what is ready without waiting, so a long walk does not hold it.
-                while let Ok((seq, out)) = done_rx.try_recv() {
-                    completed += 1;
-                    if !pass(&mut buf, seq, out) {
+                while let Ok(outs) = done_rx.try_recv() {
+                    if !pass(&mut buf, &mut completed, outs) {
                         going = false;
                         break;
                     }
@@ -226,15 +273,20 @@ where
                     break;
                 }
             }
+            // Nothing may stay unsent while waiting for results.
+            if let Some(tx) = &work_tx
+                && !batch.is_empty()
+            {
+                let _ = tx.send(std::mem::take(&mut batch));
+            }
             if !going || (work_tx.is_none() && buf.next == buf.sent) {
                 break;
             }
-            let Ok((seq, out)) = done_rx.recv() else {
+            let Ok(outs) = done_rx.recv() else {
                 // Every worker is gone (one panicked: the scope re-raises it).
                 break;
             };
-            completed += 1;
-            if !pass(&mut buf, seq, out) {
+            if !pass(&mut buf, &mut completed, outs) {
                 going = false;
                 break;
             }
@@ -252,6 +304,9 @@ where
     let t = turn.0.into_inner().unwrap_or_else(|e| e.into_inner());
     (t.out, finished)
 }
+
+/// Items per hand-over to a worker, at most.
+const BATCH: usize = 32;
 
 /// Results that came back before an earlier one.
 struct Reorder<T> {

@@ -466,10 +466,11 @@ fn grep_report(total: usize, result: SearchResult, view: View, typed: AsTyped) -
 }
 
 /// Files in flight at most, waiting results' bytes at most, and files queued for the
-/// workers (enough that a directory read by the walk does not leave them idle).
+/// workers: enough that a directory read by the walk does not leave them idle, and that
+/// they take files in batches (`ordered`); a queued file is only its path.
 const WINDOW: Window = Window {
     files: 4096,
-    queued: 64,
+    queued: 512,
     bytes: 4 << 20,
 };
 
