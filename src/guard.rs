@@ -62,6 +62,20 @@ pub(crate) struct Current {
     pub bytes: Option<Vec<u8>>,
 }
 
+impl Current {
+    /// What a change replacing (or removing) this content leaves to undo: the bytes with the
+    /// hash already taken of them, or `TooLarge` when they were not kept.
+    pub(crate) fn before(&self) -> Before<'_> {
+        match &self.bytes {
+            Some(bytes) => Before::Bytes {
+                bytes,
+                sha256: &self.sha256,
+            },
+            None => Before::TooLarge,
+        }
+    }
+}
+
 /// The target's parent directory, held open from here on (None: it does not exist yet). Every
 /// later step of the change names the target relative to it (`parent`), so a directory swapped
 /// for a link after the resolution can redirect none of them.
@@ -367,12 +381,27 @@ pub(crate) fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>)
 /// change never lands on top of a change the caller has not seen. (An undo of its creation
 /// that was killed after the unlink is no one else's deletion: `load_settled` finishes it.)
 pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
+    check_missing_in(s, None, target, expect)
+}
+
+/// `check_missing` against a session already loaded (a change of many files loads it once),
+/// or (None) loaded here. A removal to settle is settled from a fresh load either way.
+pub(crate) fn check_missing_in(
+    s: &Settings,
+    loaded: Option<&Session>,
+    target: &Path,
+    expect: Option<&str>,
+) -> Result<()> {
     let known = expect.is_some()
-        || s.store()
-            .session(&s.session)
-            .load_settled(target, || true)?
-            .baseline(target)
-            .is_some();
+        || match loaded {
+            Some(session) if !session.is_removing(target) => session.baseline(target).is_some(),
+            _ => s
+                .store()
+                .session(&s.session)
+                .load_settled(target, || true)?
+                .baseline(target)
+                .is_some(),
+        };
     if known {
         return Err(Error::Stale {
             path: target.to_path_buf(),

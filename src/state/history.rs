@@ -29,8 +29,9 @@ pub const MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
 pub enum Before<'a> {
     /// The file did not exist: undo removes it.
     Missing,
-    /// The old content.
-    Bytes(&'a [u8]),
+    /// The old content, and its SHA-256 (which the caller has: it hashed the content to judge
+    /// freshness), the blob's name.
+    Bytes { bytes: &'a [u8], sha256: &'a str },
     /// Nothing changed: no step.
     Unchanged,
     /// Too large to keep (its hash): the file's history is cleared, since older steps can no
@@ -177,11 +178,14 @@ fn push(
             collect(dir, session, dropped);
             return;
         }
-        Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
+        Before::Bytes { bytes, .. } if bytes.len() as u64 > MAX_SESSION_BYTES => {
             return push(h, session, key, Before::TooLarge, after, removed, group);
         }
-        Before::Bytes(bytes) => {
-            let hash = sha256_bytes(bytes);
+        Before::Bytes { bytes, sha256 } => {
+            // Named by the hash the caller took, not hashed a second time (a wrong name would
+            // only make the blob fail its check at restore: `load_blob`).
+            debug_assert_eq!(sha256_bytes(bytes), sha256, "the blob's name is its hash");
+            let hash = sha256.to_string();
             let sync = !h.batch.get();
             if !sync {
                 h.unsynced.set(true);
@@ -397,6 +401,20 @@ mod tests {
         assert_eq!(s.history.keys().collect::<Vec<_>>(), ["/a"]);
     }
 
+    /// `push` of the old content `bytes`, hashed here as a command has hashed it.
+    fn push_old(h: &History, s: &mut Session, key: &str, bytes: &[u8], after: &str) {
+        let sha256 = sha256_bytes(bytes);
+        h.push(
+            s,
+            key,
+            Before::Bytes {
+                bytes,
+                sha256: &sha256,
+            },
+            after,
+        );
+    }
+
     struct Fixture {
         _tmp: tempfile::TempDir,
         dir: PathBuf,
@@ -422,7 +440,7 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/f", Before::Bytes(b"old"), "after1");
+        push_old(&h, &mut s, "/f", b"old", "after1");
         let step = steps(&s, "/f")[0].clone();
         assert_eq!(step.before.as_deref(), Some(sha256_bytes(b"old").as_str()));
         assert_eq!((step.after.as_str(), step.size, step.at), ("after1", 3, 1));
@@ -452,9 +470,9 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/a", Before::Bytes(b"same"), "x");
-        h.push(&mut s, "/b", Before::Bytes(b"same"), "y");
-        h.push(&mut s, "/b", Before::Bytes(b"other"), "z");
+        push_old(&h, &mut s, "/a", b"same", "x");
+        push_old(&h, &mut s, "/b", b"same", "y");
+        push_old(&h, &mut s, "/b", b"other", "z");
         let last = steps(&s, "/b")[1].clone();
         h.pop(&mut s, "/b", &last);
         assert!(!f.dir.join(sha256_bytes(b"other")).exists());
@@ -472,10 +490,11 @@ mod tests {
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
         for i in 0..=MAX_STEPS {
-            h.push(
+            push_old(
+                &h,
                 &mut s,
                 "/f",
-                Before::Bytes(format!("v{i}").as_bytes()),
+                format!("v{i}").as_bytes(),
                 &format!("a{i}"),
             );
         }
@@ -496,11 +515,11 @@ mod tests {
         let half = (MAX_SESSION_BYTES / 2) as usize;
         let a = vec![b'a'; half];
         let b = vec![b'b'; half];
-        h.push(&mut s, "/z-older", Before::Bytes(&a), "1");
-        h.push(&mut s, "/a-newer", Before::Bytes(&b), "2");
+        push_old(&h, &mut s, "/z-older", &a, "1");
+        push_old(&h, &mut s, "/a-newer", &b, "2");
         assert_eq!(referenced_bytes(&s), MAX_SESSION_BYTES);
         assert_eq!(s.history.len(), 2, "exactly the bound is within it");
-        h.push(&mut s, "/m", Before::Bytes(b"c"), "3");
+        push_old(&h, &mut s, "/m", b"c", "3");
         assert!(
             !s.history.contains_key("/z-older"),
             "the oldest step goes first"
@@ -516,9 +535,9 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/f", Before::Bytes(b"small"), "1");
+        push_old(&h, &mut s, "/f", b"small", "1");
         let at_bound = vec![b'x'; MAX_SESSION_BYTES as usize];
-        h.push(&mut s, "/f", Before::Bytes(&at_bound), "2");
+        push_old(&h, &mut s, "/f", &at_bound, "2");
         assert_eq!(
             steps(&s, "/f").len(),
             1,
@@ -527,7 +546,7 @@ mod tests {
         assert_eq!(steps(&s, "/f")[0].size, MAX_SESSION_BYTES);
         assert!(f.warnings.take().is_empty());
         let over = vec![b'y'; MAX_SESSION_BYTES as usize + 1];
-        h.push(&mut s, "/f", Before::Bytes(&over), "3");
+        push_old(&h, &mut s, "/f", &over, "3");
         assert!(
             !s.history.contains_key("/f"),
             "the file's history is cleared"
@@ -542,7 +561,7 @@ mod tests {
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
         let two = vec![b'2'; 2 << 20];
-        h.push(&mut s, "/f", Before::Bytes(&two), "1");
+        push_old(&h, &mut s, "/f", &two, "1");
         assert_eq!(steps(&s, "/f").len(), 1);
         assert!(f.warnings.take().is_empty());
     }
@@ -556,7 +575,7 @@ mod tests {
         // A damaged blob of another size under the name is rewritten by the next push.
         fs::create_dir_all(&f.dir).unwrap();
         fs::write(f.dir.join(&hash), b"damaged!!").unwrap();
-        h.push(&mut s, "/f", Before::Bytes(b"content"), "1");
+        push_old(&h, &mut s, "/f", b"content", "1");
         assert_eq!(h.load_blob(Path::new("/f"), &hash).unwrap(), b"content");
         // Damaged in place (same size): refused.
         fs::write(f.dir.join(&hash), b"CONTENT").unwrap();

@@ -234,7 +234,10 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
-            Some(_) => Before::Bytes(old_bytes),
+            Some(c) => Before::Bytes {
+                bytes: old_bytes,
+                sha256: &c.sha256,
+            },
         };
         if let Some(meta) = published.as_ref().or(cur.as_ref().map(|c| &c.meta)) {
             guard::record_edit(
