@@ -450,6 +450,7 @@ fn settings(cli: &Cli) -> Result<Settings> {
         cwd,
         stderr_is_terminal: io::stderr().is_terminal(),
         warnings: Warnings::default(),
+        state_cache: Default::default(),
     })
 }
 /// Whether to color a stream, decided as anstream's `AutoStream::choice` does, with one

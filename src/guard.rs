@@ -243,15 +243,15 @@ fn fresh_baseline_in(
         }
         return Ok(None);
     }
-    let own;
-    let session = match loaded {
-        Some(session) => session,
-        None => {
-            own = s.store().session(&s.session).load()?;
-            &own
-        }
+    // Loaded here, the session is kept for the update that records the change.
+    let baseline = match loaded {
+        Some(session) => session.baseline(target),
+        None => s
+            .store()
+            .session(&s.session)
+            .peek(|session| session.baseline(target))?,
     };
-    let Some(baseline) = session.baseline(target) else {
+    let Some(baseline) = baseline else {
         return Err(Error::NotRead {
             path: target.to_path_buf(),
             session: s.session.clone(),

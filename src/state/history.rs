@@ -79,7 +79,7 @@ impl<'a> History<'a> {
                 "cannot make the undo history durable ({e}); undo is not available for this change"
             ));
             for key in keys {
-                if let Some(steps) = session.history.get_mut(*key) {
+                if let Some(steps) = session.steps_mut(key) {
                     steps.pop();
                 }
             }
@@ -119,7 +119,7 @@ impl<'a> History<'a> {
     pub fn seal_group(&self, session: &mut Session, keys: &[&str], group: u64) {
         let whole = keys.iter().all(|k| {
             session
-                .history
+                .history()
                 .get(*k)
                 .and_then(|st| st.last())
                 .is_some_and(|st| st.group == Some(group))
@@ -128,7 +128,16 @@ impl<'a> History<'a> {
             return;
         }
         let mut dropped = Vec::new();
-        for steps in session.history.values_mut() {
+        let members: Vec<String> = session
+            .history()
+            .iter()
+            .filter(|(_, steps)| steps.iter().any(|st| st.group == Some(group)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in members {
+            let Some(steps) = session.steps_mut(&key) else {
+                continue;
+            };
             steps.retain(|st| {
                 let ours = st.group == Some(group);
                 if ours {
@@ -136,8 +145,10 @@ impl<'a> History<'a> {
                 }
                 !ours
             });
+            if steps.is_empty() {
+                session.remove_steps(&key);
+            }
         }
-        session.history.retain(|_, steps| !steps.is_empty());
         collect(&self.dir, session, dropped);
         self.warnings.push(WarningKind::UndoUnavailable, format!(
             "the old content of the change's files does not fit the {} MiB undo history together; undo is not available for this change",
@@ -174,7 +185,7 @@ fn push(
                 "the old content is larger than the {} MiB undo history; undo is not available for this change",
                 MAX_SESSION_BYTES >> 20
             ));
-            let dropped = session.history.remove(key).unwrap_or_default();
+            let dropped = session.remove_steps(key).unwrap_or_default();
             collect(dir, session, dropped);
             return;
         }
@@ -194,7 +205,7 @@ fn push(
                 h.warnings.push(WarningKind::UndoUnavailable, format!(
                     "cannot keep the old content for undo ({e}); undo is not available for this change"
                 ));
-                let dropped = session.history.remove(key).unwrap_or_default();
+                let dropped = session.remove_steps(key).unwrap_or_default();
                 collect(dir, session, dropped);
                 return;
             }
@@ -212,7 +223,7 @@ fn push(
         mode: removed,
         group,
     };
-    let steps = session.history.entry(key.to_string()).or_default();
+    let steps = session.steps_entry(key);
     steps.push(step);
     let mut dropped = Vec::new();
     while steps.len() > MAX_STEPS {
@@ -221,17 +232,17 @@ fn push(
     // The session's bound: drop the oldest steps of any file until the blobs fit.
     while referenced_bytes(session) > MAX_SESSION_BYTES {
         let Some((k, _)) = session
-            .history
+            .history()
             .iter()
             .filter_map(|(k, v)| v.first().map(|s| (k.clone(), s.at)))
             .min_by_key(|(_, at)| *at)
         else {
             break;
         };
-        if let Some(steps) = session.history.get_mut(&k) {
+        if let Some(steps) = session.steps_mut(&k) {
             dropped.push(steps.remove(0));
             if steps.is_empty() {
-                session.history.remove(&k);
+                session.remove_steps(&k);
             }
         }
     }
@@ -239,7 +250,7 @@ fn push(
 }
 
 fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
-    let Some(steps) = session.history.get_mut(key) else {
+    let Some(steps) = session.steps_mut(key) else {
         return;
     };
     if steps.last() != Some(expected) {
@@ -247,7 +258,7 @@ fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
     }
     let dropped = steps.pop().into_iter().collect();
     if steps.is_empty() {
-        session.history.remove(key);
+        session.remove_steps(key);
     }
     collect(dir, session, dropped);
 }
@@ -255,7 +266,7 @@ fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
 fn referenced_bytes(session: &Session) -> u64 {
     let mut seen = BTreeSet::new();
     session
-        .history
+        .history()
         .values()
         .flatten()
         .filter(|s| s.before.as_ref().is_some_and(|h| seen.insert(h.clone())))
@@ -275,7 +286,7 @@ fn collect(dir: &Path, session: &Session, dropped: Vec<UndoStep>) {
             continue;
         };
         let used = session
-            .history
+            .history()
             .values()
             .flatten()
             .any(|s| s.before.as_deref() == Some(hash.as_str()));
@@ -382,7 +393,7 @@ mod tests {
         let mut s = session(&json);
         h.push(&mut s, "/a", Before::Missing, "hash");
         assert_eq!(s.clock, u64::MAX);
-        assert_eq!(s.history["/a"].last().map(|step| step.at), Some(u64::MAX));
+        assert_eq!(s.history()["/a"].last().map(|step| step.at), Some(u64::MAX));
     }
 
     #[test]
@@ -398,7 +409,7 @@ mod tests {
         ));
         h.push(&mut s, "/a", Before::Missing, "hash");
         assert!(referenced_bytes(&s) <= MAX_SESSION_BYTES);
-        assert_eq!(s.history.keys().collect::<Vec<_>>(), ["/a"]);
+        assert_eq!(s.history().keys().collect::<Vec<_>>(), ["/a"]);
     }
 
     /// `push` of the old content `bytes`, hashed here as a command has hashed it.
@@ -432,7 +443,7 @@ mod tests {
     }
 
     fn steps<'s>(s: &'s Session, key: &str) -> &'s [UndoStep] {
-        s.history.get(key).map_or(&[], |v| v.as_slice())
+        s.history().get(key).map_or(&[], |v| v.as_slice())
     }
 
     #[test]
@@ -454,7 +465,7 @@ mod tests {
         h.pop(&mut s, "/f", &other);
         assert_eq!(steps(&s, "/f").len(), 1);
         h.pop(&mut s, "/f", &step);
-        assert!(s.history.is_empty());
+        assert!(s.history().is_empty());
         assert!(
             !f.dir.join(&hash).exists(),
             "an unreferenced blob is removed"
@@ -518,10 +529,10 @@ mod tests {
         push_old(&h, &mut s, "/z-older", &a, "1");
         push_old(&h, &mut s, "/a-newer", &b, "2");
         assert_eq!(referenced_bytes(&s), MAX_SESSION_BYTES);
-        assert_eq!(s.history.len(), 2, "exactly the bound is within it");
+        assert_eq!(s.history().len(), 2, "exactly the bound is within it");
         push_old(&h, &mut s, "/m", b"c", "3");
         assert!(
-            !s.history.contains_key("/z-older"),
+            !s.history().contains_key("/z-older"),
             "the oldest step goes first"
         );
         assert_eq!(steps(&s, "/a-newer").len(), 1);
@@ -548,7 +559,7 @@ mod tests {
         let over = vec![b'y'; MAX_SESSION_BYTES as usize + 1];
         push_old(&h, &mut s, "/f", &over, "3");
         assert!(
-            !s.history.contains_key("/f"),
+            !s.history().contains_key("/f"),
             "the file's history is cleared"
         );
         assert!(!f.dir.join(sha256_bytes(&at_bound)).exists());
