@@ -126,10 +126,7 @@ pub(crate) fn current(
         });
     }
     if meta.size() <= keep {
-        let mut bytes = Vec::with_capacity(meta.size() as usize);
-        (&mut file)
-            .take(keep + 1)
-            .read_to_end(&mut bytes)
+        let bytes = read_sized(&mut file, meta.size() as usize)
             .map_err(|e| Error::io("read", target, e))?;
         if bytes.len() as u64 > keep || bytes.len() as u64 != meta.size() {
             // It grew (or shrank) while we read it: whoever writes it is not a quill process.
@@ -150,6 +147,23 @@ pub(crate) fn current(
         sha256,
         bytes: None,
     }))
+}
+
+/// The content of `file`, which its metadata says holds `size` bytes: one read of them and
+/// one that finds the end, never more than one byte past `size` (a file that grew since).
+fn read_sized(file: &mut impl Read, size: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = vec![0; size + 1];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 /// Judge whether the session may replace `cur` (docs/model.md). Returns whether the caller's
@@ -626,6 +640,23 @@ mod tests {
         );
         let c = cur(&s, &f, 11, Some(11)).unwrap().unwrap();
         assert_eq!(c.meta.size(), 10);
+    }
+
+    #[test]
+    fn a_sized_read_stops_one_byte_past_the_size() {
+        let data = b"0123456789";
+        assert_eq!(read_sized(&mut &data[..], 10).unwrap(), data);
+        assert_eq!(
+            read_sized(&mut &data[..], 4).unwrap(),
+            b"01234",
+            "grown: one more"
+        );
+        assert_eq!(
+            read_sized(&mut &data[..], 20).unwrap(),
+            data,
+            "shrunk: what is there"
+        );
+        assert_eq!(read_sized(&mut &b""[..], 0).unwrap(), b"");
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub(super) fn replay(session: &mut Session, rest: &[u8]) -> usize {
         return 0;
     };
     let mut used = 0;
-    while let Some(end) = rest[used..].iter().position(|&b| b == b'\n') {
+    while let Some(end) = memchr::memchr(b'\n', &rest[used..]) {
         if !apply(session, &key, &rest[used..used + end]) {
             break;
         }

@@ -586,15 +586,17 @@ enum ParseError {
 /// before lines were appended; one that is JSON over several lines (written by hand) is read
 /// whole, with nothing to replay.
 fn parse_bytes(bytes: &[u8]) -> std::result::Result<ParsedBytes, ParseError> {
-    let first = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| i + 1);
-    // One parse on the hot path; the header is looked at only when that fails, to tell a
-    // newer format (left untouched) from a corrupt file (moved aside).
-    let (mut session, first) = match serde_json::from_slice::<Session>(&bytes[..first]) {
+    let first = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
+    // One parse on the hot path (of the line checked as UTF-8 once, not string by string);
+    // the header is looked at only when that fails, to tell a newer format (left untouched)
+    // from a corrupt file (moved aside).
+    let parsed = match std::str::from_utf8(&bytes[..first]) {
+        Ok(line) => serde_json::from_str::<Session>(line).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    let (mut session, first) = match parsed {
         Ok(s) => (s, first),
-        Err(e) => match serde_json::from_slice::<Session>(bytes) {
+        Err(why) => match serde_json::from_slice::<Session>(bytes) {
             Ok(mut s) => {
                 // Its baselines as one line each, so that the file is written as one.
                 s.compact_baselines();
@@ -607,7 +609,7 @@ fn parse_bytes(bytes: &[u8]) -> std::result::Result<ParsedBytes, ParseError> {
                 }
                 return Err(match serde_json::from_slice::<Header>(&bytes[..first]) {
                     Ok(h) if h.version > VERSION => ParseError::Newer(h.version),
-                    _ => ParseError::Corrupt(e.to_string()),
+                    _ => ParseError::Corrupt(why),
                 });
             }
         },

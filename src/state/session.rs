@@ -107,7 +107,7 @@ pub struct Session {
     #[serde(default)]
     pub clock: u64,
     /// Baselines keyed by `path_key` of the canonical path.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "sorted_files")]
     pub(super) files: BTreeMap<String, Box<RawValue>>,
     /// Undo history keyed like `files`, oldest step first. Changed only through the methods
     /// below, which note the change (`Changes`).
@@ -129,6 +129,35 @@ pub struct Session {
     /// What changed since the session was loaded or last saved (not stored).
     #[serde(skip)]
     pub(super) changes: Changes,
+}
+
+/// The baselines of a session file, built in one pass from the sorted run it holds (a map
+/// is written in key order) rather than inserted one by one. Of a key given twice the last
+/// counts, as it would inserted.
+fn sorted_files<'de, D>(d: D) -> Result<BTreeMap<String, Box<RawValue>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct Entries;
+    impl<'de> serde::de::Visitor<'de> for Entries {
+        type Value = Vec<(String, Box<RawValue>)>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of baselines")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4 * MAX_FILES));
+            while let Some(entry) = map.next_entry()? {
+                entries.push(entry);
+            }
+            Ok(entries)
+        }
+    }
+    Ok(d.deserialize_map(Entries)?.into_iter().collect())
 }
 
 /// What changed in a session since it was loaded or saved: the keys of the baselines set or
@@ -563,6 +592,27 @@ mod tests {
         let old = r#"{"version":1,"session":"t","files":{"/o":{"sha256":"00","size":0,"dev":0,"ino":0,"mtimeNs":0,"ctimeNs":0,"readAtNs":0,"complete":true,"used":1}}}"#;
         let s3: Session = serde_json::from_str(old).unwrap();
         assert!(!s3.baseline(Path::new("/o")).unwrap().written);
+    }
+
+    /// Baselines are read in any order, and of a key given twice the last counts.
+    #[test]
+    fn baselines_of_a_file_in_any_order_and_a_repeated_key() {
+        let entry = |sha: &str| {
+            format!(
+                r#"{{"sha256":"{sha}","size":0,"dev":0,"ino":0,"mtimeNs":0,"ctimeNs":0,"readAtNs":0,"complete":true,"used":1}}"#
+            )
+        };
+        let file = format!(
+            r#"{{"version":1,"session":"t","files":{{"/b":{},"/a":{},"/b":{}}}}}"#,
+            entry("b1"),
+            entry("a1"),
+            entry("b2")
+        );
+        let s: Session = serde_json::from_str(&file).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.baseline(Path::new("/b")).unwrap().sha256, "b2");
+        let paths: Vec<PathBuf> = s.baselines().into_iter().map(|b| b.path).collect();
+        assert_eq!(paths, [PathBuf::from("/a"), PathBuf::from("/b")]);
     }
 
     #[test]
