@@ -428,18 +428,19 @@ impl SessionFile<'_> {
             if same { slot.take() } else { None }
         });
         if let Some(mut loaded) = cached {
-            if meta.len() > loaded.valid {
-                let mut tail = vec![0; (meta.len() - loaded.valid) as usize];
-                file.read_exact_at(&mut tail, loaded.valid)
-                    .map_err(|e| unavailable(&self.file, "read", e))?;
-                loaded.valid += delta::replay(&mut loaded.session, &tail) as u64;
-                loaded.newline = loaded.newline && tail.last() == Some(&b'\n');
+            let mut tail = vec![0; (meta.len() - loaded.valid) as usize];
+            // A tail that cannot be read whole (the file cut meanwhile, by hand): read it all.
+            if file.read_exact_at(&mut tail, loaded.valid).is_ok() {
+                if !tail.is_empty() {
+                    loaded.valid += delta::replay(&mut loaded.session, &tail) as u64;
+                    loaded.newline = loaded.newline && tail.last() == Some(&b'\n');
+                }
+                loaded.len = meta.len();
+                loaded.session.settle_changes();
+                loaded.file = file;
+                loaded.writable = writable;
+                return Ok(Parsed::Ok(Box::new(loaded)));
             }
-            loaded.len = meta.len();
-            loaded.session.settle_changes();
-            loaded.file = file;
-            loaded.writable = writable;
-            return Ok(Parsed::Ok(Box::new(loaded)));
         }
         let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
         (&file)
