@@ -41,6 +41,31 @@ pub(crate) fn open_read(path: &Path) -> Result<Option<File>> {
     }
 }
 
+/// Open the state file at `path` to read it and append to it, and check it, with its
+/// metadata; `None` when there is none. A file this user may not write (its mode) is opened
+/// for reading alone (`false`): it can still be replaced whole.
+pub(crate) fn open_append(path: &Path) -> Result<Option<(File, Metadata, bool)>> {
+    let open = |append: bool| {
+        OpenOptions::new()
+            .read(true)
+            .append(append)
+            .custom_flags(flags().bits() as i32)
+            .open(path)
+    };
+    let (file, writable) = match open(true) {
+        Ok(file) => (file, true),
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open(false) {
+            Ok(file) => (file, false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(open_failed(path, e)),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(open_failed(path, e)),
+    };
+    let meta = check_file(&file, path)?;
+    Ok(Some((file, meta, writable)))
+}
+
 /// A state file that failed to open: a symbolic link at its name (`ELOOP`) is refused as
 /// untrusted, anything else is named with its error.
 pub(crate) fn open_failed(path: &Path, e: io::Error) -> Error {
@@ -57,13 +82,15 @@ pub(crate) fn open_failed(path: &Path, e: io::Error) -> Error {
     }
 }
 
-/// Check an opened state file: a regular file, owned by the effective user, one link.
-pub(crate) fn check_file(file: &File, path: &Path) -> Result<()> {
+/// Check an opened state file: a regular file, owned by the effective user, one link; its
+/// metadata.
+pub(crate) fn check_file(file: &File, path: &Path) -> Result<Metadata> {
     let meta = file.metadata().map_err(|e| Error::StateUnavailable {
         message: format!("cannot inspect {}: {e}", path.display()),
         path: path.to_path_buf(),
     })?;
-    check_meta(&meta, path)
+    check_meta(&meta, path)?;
+    Ok(meta)
 }
 
 /// The checks of `check_file` on metadata taken without following a link (`lstat`).
@@ -238,6 +265,43 @@ mod tests {
         fs::create_dir(&sub).unwrap();
         assert!(message(open_read(&sub).unwrap_err()).contains("is a directory"));
         assert!(flags().contains(OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC));
+    }
+
+    #[test]
+    fn a_file_is_opened_to_append_and_one_we_may_not_write_to_read() {
+        use std::io::{Read, Write};
+        use std::os::unix::fs::{FileExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("s.json");
+        assert!(open_append(&f).unwrap().is_none(), "missing is none");
+        fs::write(&f, b"one\n").unwrap();
+        let (mut file, meta, writable) = open_append(&f).unwrap().unwrap();
+        assert!(writable && meta.len() == 4);
+        let mut first = String::new();
+        file.read_to_string(&mut first).unwrap();
+        assert_eq!(first, "one\n", "reads from the start");
+        file.write_all(b"two\n").unwrap();
+        let mut all = [0; 8];
+        file.read_exact_at(&mut all, 0).unwrap();
+        assert_eq!(&all, b"one\ntwo\n", "writes at the end");
+        let fifo = dir.path().join("fifo.json");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        assert!(message(open_append(&fifo).unwrap_err()).contains("is a FIFO"));
+        let link = dir.path().join("link.json");
+        symlink(&f, &link).unwrap();
+        assert!(message(open_append(&link).unwrap_err()).contains("is a symbolic link"));
+        if !rustix::process::geteuid().is_root() {
+            fs::set_permissions(&f, fs::Permissions::from_mode(0o400)).unwrap();
+            let (_, _, writable) = open_append(&f).unwrap().unwrap();
+            assert!(!writable);
+        }
     }
 
     #[test]

@@ -62,6 +62,20 @@ pub(crate) struct Current {
     pub bytes: Option<Vec<u8>>,
 }
 
+impl Current {
+    /// What a change replacing (or removing) this content leaves to undo: the bytes with the
+    /// hash already taken of them, or `TooLarge` when they were not kept.
+    pub(crate) fn before(&self) -> Before<'_> {
+        match &self.bytes {
+            Some(bytes) => Before::Bytes {
+                bytes,
+                sha256: &self.sha256,
+            },
+            None => Before::TooLarge,
+        }
+    }
+}
+
 /// The target's parent directory, held open from here on (None: it does not exist yet). Every
 /// later step of the change names the target relative to it (`parent`), so a directory swapped
 /// for a link after the resolution can redirect none of them.
@@ -112,10 +126,7 @@ pub(crate) fn current(
         });
     }
     if meta.size() <= keep {
-        let mut bytes = Vec::with_capacity(meta.size() as usize);
-        (&mut file)
-            .take(keep + 1)
-            .read_to_end(&mut bytes)
+        let bytes = read_sized(&mut file, meta.size() as usize)
             .map_err(|e| Error::io("read", target, e))?;
         if bytes.len() as u64 > keep || bytes.len() as u64 != meta.size() {
             // It grew (or shrank) while we read it: whoever writes it is not a quill process.
@@ -136,6 +147,23 @@ pub(crate) fn current(
         sha256,
         bytes: None,
     }))
+}
+
+/// The content of `file`, which its metadata says holds `size` bytes: one read of them and
+/// one that finds the end, never more than one byte past `size` (a file that grew since).
+fn read_sized(file: &mut impl Read, size: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = vec![0; size + 1];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 /// Judge whether the session may replace `cur` (docs/model.md). Returns whether the caller's
@@ -229,15 +257,15 @@ fn fresh_baseline_in(
         }
         return Ok(None);
     }
-    let own;
-    let session = match loaded {
-        Some(session) => session,
-        None => {
-            own = s.store().session(&s.session).load()?;
-            &own
-        }
+    // Loaded here, the session is kept for the update that records the change.
+    let baseline = match loaded {
+        Some(session) => session.baseline(target),
+        None => s
+            .store()
+            .session(&s.session)
+            .peek(|session| session.baseline(target))?,
     };
-    let Some(baseline) = session.baseline(target) else {
+    let Some(baseline) = baseline else {
         return Err(Error::NotRead {
             path: target.to_path_buf(),
             session: s.session.clone(),
@@ -367,12 +395,27 @@ pub(crate) fn committed_anyway(s: &Settings, target: &Path, updated: Result<()>)
 /// change never lands on top of a change the caller has not seen. (An undo of its creation
 /// that was killed after the unlink is no one else's deletion: `load_settled` finishes it.)
 pub(crate) fn check_missing(s: &Settings, target: &Path, expect: Option<&str>) -> Result<()> {
+    check_missing_in(s, None, target, expect)
+}
+
+/// `check_missing` against a session already loaded (a change of many files loads it once),
+/// or (None) loaded here. A removal to settle is settled from a fresh load either way.
+pub(crate) fn check_missing_in(
+    s: &Settings,
+    loaded: Option<&Session>,
+    target: &Path,
+    expect: Option<&str>,
+) -> Result<()> {
     let known = expect.is_some()
-        || s.store()
-            .session(&s.session)
-            .load_settled(target, || true)?
-            .baseline(target)
-            .is_some();
+        || match loaded {
+            Some(session) if !session.is_removing(target) => session.baseline(target).is_some(),
+            _ => s
+                .store()
+                .session(&s.session)
+                .load_settled(target, || true)?
+                .baseline(target)
+                .is_some(),
+        };
     if known {
         return Err(Error::Stale {
             path: target.to_path_buf(),
@@ -597,6 +640,23 @@ mod tests {
         );
         let c = cur(&s, &f, 11, Some(11)).unwrap().unwrap();
         assert_eq!(c.meta.size(), 10);
+    }
+
+    #[test]
+    fn a_sized_read_stops_one_byte_past_the_size() {
+        let data = b"0123456789";
+        assert_eq!(read_sized(&mut &data[..], 10).unwrap(), data);
+        assert_eq!(
+            read_sized(&mut &data[..], 4).unwrap(),
+            b"01234",
+            "grown: one more"
+        );
+        assert_eq!(
+            read_sized(&mut &data[..], 20).unwrap(),
+            data,
+            "shrunk: what is there"
+        );
+        assert_eq!(read_sized(&mut &b""[..], 0).unwrap(), b"");
     }
 
     #[test]

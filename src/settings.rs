@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::error::{Error, Result};
 use crate::output::OutputConfig;
 use crate::paths::Root;
-use crate::state::Store;
+use crate::state::{Cache, Store};
 use crate::warnings::{WarningKind, Warnings};
 
 pub(crate) struct Settings {
@@ -27,6 +27,8 @@ pub(crate) struct Settings {
     /// Whether stderr is a terminal (progress bars).
     pub stderr_is_terminal: bool,
     pub warnings: Warnings,
+    /// The session file this run last read or wrote (`state::Cache`).
+    pub state_cache: Cache,
 }
 
 impl Settings {
@@ -58,6 +60,7 @@ impl Settings {
     /// The state directory, opened for this run's lock timeout and warnings.
     pub(crate) fn store(&self) -> Store<'_> {
         Store::open(&self.state_dir, self.lock_timeout, &self.warnings)
+            .with_cache(&self.state_cache)
     }
 }
 
@@ -84,5 +87,6 @@ pub(crate) fn for_tests(dir: &Path, root: bool) -> Settings {
         stderr_is_terminal: false,
         list_limit: None,
         warnings: Default::default(),
+        state_cache: Default::default(),
     }
 }

@@ -16,7 +16,7 @@ use crate::paths::{self, Resolved};
 use crate::probe::parse_sha256;
 use crate::report::Report;
 use crate::settings::Settings;
-use crate::state::history::{Before, MAX_SESSION_BYTES};
+use crate::state::history::MAX_SESSION_BYTES;
 use crate::state::path_key;
 use crate::warnings::WarningKind;
 
@@ -95,10 +95,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
                 ),
             );
         }
-        let before = match &cur.bytes {
-            Some(b) => Before::Bytes(b),
-            None => Before::TooLarge,
-        };
+        let before = cur.before();
         let key = path_key(&target);
         let store = s.store();
         let file = store.session(&s.session);

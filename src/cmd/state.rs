@@ -95,6 +95,10 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
                 let a = session.forget(&target);
                 // Also a baseline recorded under the unresolved name, should there be one.
                 let b = session.forget(&requested);
+                // Forgotten means gone from the disk too, not only masked by a later line.
+                if a || b {
+                    session.write_whole();
+                }
                 a || b
             })?;
             report.forgotten = Some(forgotten);

@@ -170,10 +170,7 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
-            Some(c) => match &c.bytes {
-                Some(b) => Before::Bytes(b),
-                None => Before::TooLarge,
-            },
+            Some(c) => c.before(),
         };
         let meta = published.as_ref().or(cur.as_ref().map(|c| &c.meta));
         if let Some(meta) = meta {

@@ -29,8 +29,9 @@ pub const MAX_SESSION_BYTES: u64 = 64 * 1024 * 1024;
 pub enum Before<'a> {
     /// The file did not exist: undo removes it.
     Missing,
-    /// The old content.
-    Bytes(&'a [u8]),
+    /// The old content, and its SHA-256 (which the caller has: it hashed the content to judge
+    /// freshness), the blob's name.
+    Bytes { bytes: &'a [u8], sha256: &'a str },
     /// Nothing changed: no step.
     Unchanged,
     /// Too large to keep (its hash): the file's history is cleared, since older steps can no
@@ -78,7 +79,7 @@ impl<'a> History<'a> {
                 "cannot make the undo history durable ({e}); undo is not available for this change"
             ));
             for key in keys {
-                if let Some(steps) = session.history.get_mut(*key) {
+                if let Some(steps) = session.steps_mut(key) {
                     steps.pop();
                 }
             }
@@ -118,7 +119,7 @@ impl<'a> History<'a> {
     pub fn seal_group(&self, session: &mut Session, keys: &[&str], group: u64) {
         let whole = keys.iter().all(|k| {
             session
-                .history
+                .history()
                 .get(*k)
                 .and_then(|st| st.last())
                 .is_some_and(|st| st.group == Some(group))
@@ -127,7 +128,16 @@ impl<'a> History<'a> {
             return;
         }
         let mut dropped = Vec::new();
-        for steps in session.history.values_mut() {
+        let members: Vec<String> = session
+            .history()
+            .iter()
+            .filter(|(_, steps)| steps.iter().any(|st| st.group == Some(group)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in members {
+            let Some(steps) = session.steps_mut(&key) else {
+                continue;
+            };
             steps.retain(|st| {
                 let ours = st.group == Some(group);
                 if ours {
@@ -135,8 +145,10 @@ impl<'a> History<'a> {
                 }
                 !ours
             });
+            if steps.is_empty() {
+                session.remove_steps(&key);
+            }
         }
-        session.history.retain(|_, steps| !steps.is_empty());
         collect(&self.dir, session, dropped);
         self.warnings.push(WarningKind::UndoUnavailable, format!(
             "the old content of the change's files does not fit the {} MiB undo history together; undo is not available for this change",
@@ -173,15 +185,18 @@ fn push(
                 "the old content is larger than the {} MiB undo history; undo is not available for this change",
                 MAX_SESSION_BYTES >> 20
             ));
-            let dropped = session.history.remove(key).unwrap_or_default();
+            let dropped = session.remove_steps(key).unwrap_or_default();
             collect(dir, session, dropped);
             return;
         }
-        Before::Bytes(bytes) if bytes.len() as u64 > MAX_SESSION_BYTES => {
+        Before::Bytes { bytes, .. } if bytes.len() as u64 > MAX_SESSION_BYTES => {
             return push(h, session, key, Before::TooLarge, after, removed, group);
         }
-        Before::Bytes(bytes) => {
-            let hash = sha256_bytes(bytes);
+        Before::Bytes { bytes, sha256 } => {
+            // Named by the hash the caller took, not hashed a second time (a wrong name would
+            // only make the blob fail its check at restore: `load_blob`).
+            debug_assert_eq!(sha256_bytes(bytes), sha256, "the blob's name is its hash");
+            let hash = sha256.to_string();
             let sync = !h.batch.get();
             if !sync {
                 h.unsynced.set(true);
@@ -190,7 +205,7 @@ fn push(
                 h.warnings.push(WarningKind::UndoUnavailable, format!(
                     "cannot keep the old content for undo ({e}); undo is not available for this change"
                 ));
-                let dropped = session.history.remove(key).unwrap_or_default();
+                let dropped = session.remove_steps(key).unwrap_or_default();
                 collect(dir, session, dropped);
                 return;
             }
@@ -208,7 +223,7 @@ fn push(
         mode: removed,
         group,
     };
-    let steps = session.history.entry(key.to_string()).or_default();
+    let steps = session.steps_entry(key);
     steps.push(step);
     let mut dropped = Vec::new();
     while steps.len() > MAX_STEPS {
@@ -217,17 +232,17 @@ fn push(
     // The session's bound: drop the oldest steps of any file until the blobs fit.
     while referenced_bytes(session) > MAX_SESSION_BYTES {
         let Some((k, _)) = session
-            .history
+            .history()
             .iter()
             .filter_map(|(k, v)| v.first().map(|s| (k.clone(), s.at)))
             .min_by_key(|(_, at)| *at)
         else {
             break;
         };
-        if let Some(steps) = session.history.get_mut(&k) {
+        if let Some(steps) = session.steps_mut(&k) {
             dropped.push(steps.remove(0));
             if steps.is_empty() {
-                session.history.remove(&k);
+                session.remove_steps(&k);
             }
         }
     }
@@ -235,7 +250,7 @@ fn push(
 }
 
 fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
-    let Some(steps) = session.history.get_mut(key) else {
+    let Some(steps) = session.steps_mut(key) else {
         return;
     };
     if steps.last() != Some(expected) {
@@ -243,7 +258,7 @@ fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
     }
     let dropped = steps.pop().into_iter().collect();
     if steps.is_empty() {
-        session.history.remove(key);
+        session.remove_steps(key);
     }
     collect(dir, session, dropped);
 }
@@ -251,7 +266,7 @@ fn pop(dir: &Path, session: &mut Session, key: &str, expected: &UndoStep) {
 fn referenced_bytes(session: &Session) -> u64 {
     let mut seen = BTreeSet::new();
     session
-        .history
+        .history()
         .values()
         .flatten()
         .filter(|s| s.before.as_ref().is_some_and(|h| seen.insert(h.clone())))
@@ -271,7 +286,7 @@ fn collect(dir: &Path, session: &Session, dropped: Vec<UndoStep>) {
             continue;
         };
         let used = session
-            .history
+            .history()
             .values()
             .flatten()
             .any(|s| s.before.as_deref() == Some(hash.as_str()));
@@ -378,7 +393,7 @@ mod tests {
         let mut s = session(&json);
         h.push(&mut s, "/a", Before::Missing, "hash");
         assert_eq!(s.clock, u64::MAX);
-        assert_eq!(s.history["/a"].last().map(|step| step.at), Some(u64::MAX));
+        assert_eq!(s.history()["/a"].last().map(|step| step.at), Some(u64::MAX));
     }
 
     #[test]
@@ -394,7 +409,21 @@ mod tests {
         ));
         h.push(&mut s, "/a", Before::Missing, "hash");
         assert!(referenced_bytes(&s) <= MAX_SESSION_BYTES);
-        assert_eq!(s.history.keys().collect::<Vec<_>>(), ["/a"]);
+        assert_eq!(s.history().keys().collect::<Vec<_>>(), ["/a"]);
+    }
+
+    /// `push` of the old content `bytes`, hashed here as a command has hashed it.
+    fn push_old(h: &History, s: &mut Session, key: &str, bytes: &[u8], after: &str) {
+        let sha256 = sha256_bytes(bytes);
+        h.push(
+            s,
+            key,
+            Before::Bytes {
+                bytes,
+                sha256: &sha256,
+            },
+            after,
+        );
     }
 
     struct Fixture {
@@ -414,7 +443,7 @@ mod tests {
     }
 
     fn steps<'s>(s: &'s Session, key: &str) -> &'s [UndoStep] {
-        s.history.get(key).map_or(&[], |v| v.as_slice())
+        s.history().get(key).map_or(&[], |v| v.as_slice())
     }
 
     #[test]
@@ -422,7 +451,7 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/f", Before::Bytes(b"old"), "after1");
+        push_old(&h, &mut s, "/f", b"old", "after1");
         let step = steps(&s, "/f")[0].clone();
         assert_eq!(step.before.as_deref(), Some(sha256_bytes(b"old").as_str()));
         assert_eq!((step.after.as_str(), step.size, step.at), ("after1", 3, 1));
@@ -436,7 +465,7 @@ mod tests {
         h.pop(&mut s, "/f", &other);
         assert_eq!(steps(&s, "/f").len(), 1);
         h.pop(&mut s, "/f", &step);
-        assert!(s.history.is_empty());
+        assert!(s.history().is_empty());
         assert!(
             !f.dir.join(&hash).exists(),
             "an unreferenced blob is removed"
@@ -452,9 +481,9 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/a", Before::Bytes(b"same"), "x");
-        h.push(&mut s, "/b", Before::Bytes(b"same"), "y");
-        h.push(&mut s, "/b", Before::Bytes(b"other"), "z");
+        push_old(&h, &mut s, "/a", b"same", "x");
+        push_old(&h, &mut s, "/b", b"same", "y");
+        push_old(&h, &mut s, "/b", b"other", "z");
         let last = steps(&s, "/b")[1].clone();
         h.pop(&mut s, "/b", &last);
         assert!(!f.dir.join(sha256_bytes(b"other")).exists());
@@ -472,10 +501,11 @@ mod tests {
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
         for i in 0..=MAX_STEPS {
-            h.push(
+            push_old(
+                &h,
                 &mut s,
                 "/f",
-                Before::Bytes(format!("v{i}").as_bytes()),
+                format!("v{i}").as_bytes(),
                 &format!("a{i}"),
             );
         }
@@ -496,13 +526,13 @@ mod tests {
         let half = (MAX_SESSION_BYTES / 2) as usize;
         let a = vec![b'a'; half];
         let b = vec![b'b'; half];
-        h.push(&mut s, "/z-older", Before::Bytes(&a), "1");
-        h.push(&mut s, "/a-newer", Before::Bytes(&b), "2");
+        push_old(&h, &mut s, "/z-older", &a, "1");
+        push_old(&h, &mut s, "/a-newer", &b, "2");
         assert_eq!(referenced_bytes(&s), MAX_SESSION_BYTES);
-        assert_eq!(s.history.len(), 2, "exactly the bound is within it");
-        h.push(&mut s, "/m", Before::Bytes(b"c"), "3");
+        assert_eq!(s.history().len(), 2, "exactly the bound is within it");
+        push_old(&h, &mut s, "/m", b"c", "3");
         assert!(
-            !s.history.contains_key("/z-older"),
+            !s.history().contains_key("/z-older"),
             "the oldest step goes first"
         );
         assert_eq!(steps(&s, "/a-newer").len(), 1);
@@ -516,9 +546,9 @@ mod tests {
         let f = fixture();
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
-        h.push(&mut s, "/f", Before::Bytes(b"small"), "1");
+        push_old(&h, &mut s, "/f", b"small", "1");
         let at_bound = vec![b'x'; MAX_SESSION_BYTES as usize];
-        h.push(&mut s, "/f", Before::Bytes(&at_bound), "2");
+        push_old(&h, &mut s, "/f", &at_bound, "2");
         assert_eq!(
             steps(&s, "/f").len(),
             1,
@@ -527,9 +557,9 @@ mod tests {
         assert_eq!(steps(&s, "/f")[0].size, MAX_SESSION_BYTES);
         assert!(f.warnings.take().is_empty());
         let over = vec![b'y'; MAX_SESSION_BYTES as usize + 1];
-        h.push(&mut s, "/f", Before::Bytes(&over), "3");
+        push_old(&h, &mut s, "/f", &over, "3");
         assert!(
-            !s.history.contains_key("/f"),
+            !s.history().contains_key("/f"),
             "the file's history is cleared"
         );
         assert!(!f.dir.join(sha256_bytes(&at_bound)).exists());
@@ -542,7 +572,7 @@ mod tests {
         let h = History::new(&f.dir, &f.warnings);
         let mut s = Session::empty("t");
         let two = vec![b'2'; 2 << 20];
-        h.push(&mut s, "/f", Before::Bytes(&two), "1");
+        push_old(&h, &mut s, "/f", &two, "1");
         assert_eq!(steps(&s, "/f").len(), 1);
         assert!(f.warnings.take().is_empty());
     }
@@ -556,7 +586,7 @@ mod tests {
         // A damaged blob of another size under the name is rewritten by the next push.
         fs::create_dir_all(&f.dir).unwrap();
         fs::write(f.dir.join(&hash), b"damaged!!").unwrap();
-        h.push(&mut s, "/f", Before::Bytes(b"content"), "1");
+        push_old(&h, &mut s, "/f", b"content", "1");
         assert_eq!(h.load_blob(Path::new("/f"), &hash).unwrap(), b"content");
         // Damaged in place (same size): refused.
         fs::write(f.dir.join(&hash), b"CONTENT").unwrap();

@@ -1,10 +1,12 @@
 //! One session's state as data (docs/model.md): the read baselines (at most 512, least
 //! recently used evicted), the undo steps and the removals an undo has begun, in the
-//! versioned JSON format of
-//! `sessions/<sha256 of the name>.json`. Pure: parsing, lookups and eviction only; reading
-//! and writing the file under its lock is `state`'s job, the undo blobs `state::history`'s.
+//! versioned JSON format of the first line of
+//! `sessions/<sha256 of the name>.json`. It also keeps, unstored, which entries changed since
+//! it was loaded (`Changes`), so that an update can append just those (`state::delta`).
+//! Pure: parsing, lookups and eviction only; reading and writing the file under its lock is
+//! `state`'s job, the undo blobs `state::history`'s.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -105,17 +107,69 @@ pub struct Session {
     #[serde(default)]
     pub clock: u64,
     /// Baselines keyed by `path_key` of the canonical path.
+    #[serde(default, deserialize_with = "sorted_files")]
+    pub(super) files: BTreeMap<String, Box<RawValue>>,
+    /// Undo history keyed like `files`, oldest step first. Changed only through the methods
+    /// below, which note the change (`Changes`).
     #[serde(default)]
-    files: BTreeMap<String, Box<RawValue>>,
-    /// Undo history keyed like `files`, oldest step first.
-    #[serde(default)]
-    pub history: BTreeMap<String, Vec<UndoStep>>,
+    pub(super) history: BTreeMap<String, Vec<UndoStep>>,
     /// Files an undo of their creation is removing, keyed like `files`: the SHA-256 of the
     /// content being removed. Recorded before the unlink and cleared with the baseline after
     /// it, so that a mark found with the file gone means that undo was carried out (and killed
     /// before it could record so), not that someone else deleted the file.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub removing: BTreeMap<String, String>,
+    pub(super) removing: BTreeMap<String, String>,
+    /// The key of the lines appended to this version of the file (`state::delta`), new each
+    /// time it is written whole: a line counts only when its hash covers the key, so that no
+    /// line of another file, or of an earlier version of this one, is ever replayed (a power
+    /// cut can leave their blocks in a file). None: no line may follow (a file of an earlier
+    /// quill).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) lines: Option<String>,
+    /// What changed since the session was loaded or last saved (not stored).
+    #[serde(skip)]
+    pub(super) changes: Changes,
+}
+
+/// The baselines of a session file, built in one pass from the sorted run it holds (a map
+/// is written in key order) rather than inserted one by one. Of a key given twice the last
+/// counts, as it would inserted.
+fn sorted_files<'de, D>(d: D) -> Result<BTreeMap<String, Box<RawValue>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct Entries;
+    impl<'de> serde::de::Visitor<'de> for Entries {
+        type Value = Vec<(String, Box<RawValue>)>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of baselines")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4 * MAX_FILES));
+            while let Some(entry) = map.next_entry()? {
+                entries.push(entry);
+            }
+            Ok(entries)
+        }
+    }
+    Ok(d.deserialize_map(Entries)?.into_iter().collect())
+}
+
+/// What changed in a session since it was loaded or saved: the keys of the baselines set or
+/// removed, each file whose undo steps changed with its steps as they were before, the clock
+/// then, and whether the file must be written whole (a change `state::delta` does not
+/// express: the removal marks, `write_whole`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Changes {
+    pub files: BTreeSet<String>,
+    pub history: BTreeMap<String, Option<Vec<UndoStep>>>,
+    pub clock: u64,
+    pub whole: bool,
 }
 
 impl Session {
@@ -127,6 +181,73 @@ impl Session {
             files: BTreeMap::new(),
             history: BTreeMap::new(),
             removing: BTreeMap::new(),
+            lines: None,
+            changes: Changes::default(),
+        }
+    }
+
+    /// From here on, changes are counted from the session as it is now (it was just loaded
+    /// or saved).
+    pub(super) fn settle_changes(&mut self) {
+        self.changes = Changes {
+            clock: self.clock,
+            ..Changes::default()
+        };
+    }
+
+    /// Have the next save write the file whole, leaving no trace of what was removed
+    /// (`quill state forget`).
+    pub fn write_whole(&mut self) {
+        self.changes.whole = true;
+    }
+
+    /// Make every baseline's JSON one line (a file written by hand may spread one over
+    /// several; the session is stored as one line).
+    pub(super) fn compact_baselines(&mut self) {
+        for raw in self.files.values_mut() {
+            if raw.get().contains('\n')
+                && let Ok(value) = serde_json::from_str::<serde_json::Value>(raw.get())
+                && let Ok(compact) = serde_json::value::to_raw_value(&value)
+            {
+                *raw = compact;
+            }
+        }
+    }
+
+    /// The undo history: each file's steps, oldest first.
+    pub fn history(&self) -> &BTreeMap<String, Vec<UndoStep>> {
+        &self.history
+    }
+
+    /// The undo steps of `key`, created empty when there are none.
+    pub fn steps_entry(&mut self, key: &str) -> &mut Vec<UndoStep> {
+        self.note_steps(key);
+        self.history.entry(key.to_string()).or_default()
+    }
+
+    /// The undo steps of `key`, when it has any.
+    pub fn steps_mut(&mut self, key: &str) -> Option<&mut Vec<UndoStep>> {
+        if !self.history.contains_key(key) {
+            return None;
+        }
+        self.note_steps(key);
+        self.history.get_mut(key)
+    }
+
+    /// Remove the undo steps of `key`; what they were.
+    pub fn remove_steps(&mut self, key: &str) -> Option<Vec<UndoStep>> {
+        if !self.history.contains_key(key) {
+            return None;
+        }
+        self.note_steps(key);
+        self.history.remove(key)
+    }
+
+    /// Note that the steps of `key` are about to change (keeping them as they were first).
+    fn note_steps(&mut self, key: &str) {
+        if !self.changes.history.contains_key(key) {
+            let before = self.history.get(key).cloned();
+            self.changes.history.insert(key.to_string(), before);
         }
     }
 
@@ -186,9 +307,10 @@ impl Session {
             return;
         };
         // The file is there: an undo that meant to remove it did not (or is long settled).
-        if !self.removing.is_empty() {
-            self.removing.remove(&key);
+        if !self.removing.is_empty() && self.removing.remove(&key).is_some() {
+            self.changes.whole = true;
         }
+        self.changes.files.insert(key.clone());
         self.files.insert(key, raw);
         if self.files.len() > MAX_FILES {
             #[derive(Deserialize)]
@@ -208,24 +330,31 @@ impl Session {
             let excess = self.files.len() - MAX_FILES;
             for (_, key) in by_age.into_iter().take(excess) {
                 self.files.remove(&key);
+                self.changes.files.insert(key);
             }
         }
     }
 
     pub fn forget(&mut self, path: &Path) -> bool {
         let key = path_key(path);
-        self.removing.remove(&key);
-        self.files.remove(&key).is_some()
+        if self.removing.remove(&key).is_some() {
+            self.changes.whole = true;
+        }
+        let had = self.files.remove(&key).is_some();
+        self.changes.files.insert(key);
+        had
     }
 
     /// Mark `path` as being removed by an undo of its creation; `sha256` is what it holds.
     pub fn mark_removing(&mut self, path: &Path, sha256: &str) {
         self.removing.insert(path_key(path), sha256.to_string());
+        self.changes.whole = true;
     }
 
     /// Drop the mark of `mark_removing` (the removal failed: the file is still there).
     pub fn unmark_removing(&mut self, path: &Path) {
         self.removing.remove(&path_key(path));
+        self.changes.whole = true;
     }
 
     /// Whether an undo of `path`'s creation was begun and not recorded as finished.
@@ -241,8 +370,9 @@ impl Session {
         let Some(sha256) = self.removing.remove(&key) else {
             return false;
         };
+        self.changes.whole = true;
         self.files.remove(&key);
-        if let Some(steps) = self.history.get_mut(&key) {
+        if let Some(steps) = self.steps_mut(&key) {
             if steps
                 .last()
                 .is_some_and(|s| s.before.is_none() && s.after == sha256)
@@ -250,7 +380,7 @@ impl Session {
                 steps.pop();
             }
             if steps.is_empty() {
-                self.history.remove(&key);
+                self.remove_steps(&key);
             }
         }
         true
@@ -394,8 +524,8 @@ mod tests {
             group: None,
         };
         s.record(baseline("/f"));
-        s.history
-            .insert(path_key(Path::new("/f")), vec![older.clone(), created]);
+        s.steps_entry(&path_key(Path::new("/f")))
+            .extend([older.clone(), created]);
         assert!(
             !s.settle_removal(Path::new("/f")),
             "no mark: nothing settled"
@@ -462,6 +592,27 @@ mod tests {
         let old = r#"{"version":1,"session":"t","files":{"/o":{"sha256":"00","size":0,"dev":0,"ino":0,"mtimeNs":0,"ctimeNs":0,"readAtNs":0,"complete":true,"used":1}}}"#;
         let s3: Session = serde_json::from_str(old).unwrap();
         assert!(!s3.baseline(Path::new("/o")).unwrap().written);
+    }
+
+    /// Baselines are read in any order, and of a key given twice the last counts.
+    #[test]
+    fn baselines_of_a_file_in_any_order_and_a_repeated_key() {
+        let entry = |sha: &str| {
+            format!(
+                r#"{{"sha256":"{sha}","size":0,"dev":0,"ino":0,"mtimeNs":0,"ctimeNs":0,"readAtNs":0,"complete":true,"used":1}}"#
+            )
+        };
+        let file = format!(
+            r#"{{"version":1,"session":"t","files":{{"/b":{},"/a":{},"/b":{}}}}}"#,
+            entry("b1"),
+            entry("a1"),
+            entry("b2")
+        );
+        let s: Session = serde_json::from_str(&file).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.baseline(Path::new("/b")).unwrap().sha256, "b2");
+        let paths: Vec<PathBuf> = s.baselines().into_iter().map(|b| b.path).collect();
+        assert_eq!(paths, [PathBuf::from("/a"), PathBuf::from("/b")]);
     }
 
     #[test]

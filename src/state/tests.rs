@@ -119,7 +119,11 @@ fn clear_removes_the_session_and_its_undo_blobs_only() {
         let history = file.history();
         file.update(|session| {
             session.record(baseline("/w/x", "aa"));
-            history.push(session, "/w/x", history::Before::Bytes(b"old"), "aa");
+            let old = history::Before::Bytes {
+                bytes: b"old",
+                sha256: &crate::probe::sha256_bytes(b"old"),
+            };
+            history.push(session, "/w/x", old, "aa");
         })
         .unwrap();
     }

@@ -155,7 +155,7 @@ fn existing(
 ) -> Result<(Option<Parent>, Current, bool), Problems> {
     let (parent, cur) = load(s, fp, r, opts)?;
     let Some(cur) = cur else {
-        return Err(missing(s, fp, r, expect));
+        return Err(missing(s, opts.session, fp, r, expect));
     };
     let complete = check_existing(s, fp, r, &cur, expect, opts)?;
     Ok((parent, cur, complete))
@@ -289,7 +289,7 @@ fn create<'e>(
     if cur.is_some() || r.exists {
         return Err(vec![exists(fp, &r.target)]);
     }
-    guard::check_missing(s, &r.target, expect(&r))
+    guard::check_missing_in(s, opts.session, &r.target, expect(&r))
         .map_err(|e| vec![PatchProblem::of(&r.target, fp.line, &e)])?;
     if fp
         .hunks
@@ -409,7 +409,7 @@ fn moved<'e>(
         if cur.is_some() || new.exists {
             return Err(vec![exists(fp, &new.target)]);
         }
-        guard::check_missing(s, &new.target, expect(&new))
+        guard::check_missing_in(s, opts.session, &new.target, expect(&new))
             .map_err(|e| vec![PatchProblem::of(&new.target, fp.line, &e)])?;
         Ok(parent)
     })();
@@ -447,8 +447,14 @@ fn moved<'e>(
 
 /// A file the section changes is not there: `stale` when the session knew it (someone deleted
 /// it since), else `not_found`.
-fn missing(s: &Settings, fp: &FilePatch, r: &Resolved, expect: Option<&str>) -> Problems {
-    let e = match guard::check_missing(s, &r.target, expect) {
+fn missing(
+    s: &Settings,
+    session: Option<&Session>,
+    fp: &FilePatch,
+    r: &Resolved,
+    expect: Option<&str>,
+) -> Problems {
+    let e = match guard::check_missing_in(s, session, &r.target, expect) {
         Err(e) => e,
         Ok(()) => paths::not_found(&r.target),
     };

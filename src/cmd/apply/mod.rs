@@ -302,10 +302,7 @@ fn record(
             if let Some(src) = &p.source {
                 let skey = path_key(&src.resolved.target);
                 session.forget(&src.resolved.target);
-                let before = match &src.cur.bytes {
-                    Some(b) => Before::Bytes(b),
-                    None => Before::TooLarge,
-                };
+                let before = src.cur.before();
                 history.push_in_group(
                     session,
                     &skey,
@@ -319,10 +316,7 @@ fn record(
                 (FileAction::Deleted, _) => {
                     session.forget(target);
                     let cur = p.cur.as_ref().expect("a deleted file existed");
-                    let before = match &cur.bytes {
-                        Some(b) => Before::Bytes(b),
-                        None => Before::TooLarge,
-                    };
+                    let before = cur.before();
                     history.push_in_group(
                         session,
                         &key,
@@ -343,10 +337,7 @@ fn record(
                     });
                     let before = match &p.cur {
                         None => Before::Missing,
-                        Some(c) => match &c.bytes {
-                            Some(b) => Before::Bytes(b),
-                            None => Before::TooLarge,
-                        },
+                        Some(c) => c.before(),
                     };
                     history.push_in_group(session, &key, before, &p.sha256, None, group);
                 }

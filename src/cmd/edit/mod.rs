@@ -178,7 +178,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         }
         Encoding::Legacy(codec) => Cow::Owned(legacy::decode(old_bytes, codec).0.into_bytes()),
     };
-    let (planned, replaced) = match &at {
+    let (mut planned, replaced) = match &at {
         Some((addr, new)) => {
             let (planned, replaced) = addressed::plan(&target, &body, *addr, new)?;
             if !allow_placeholder {
@@ -200,8 +200,11 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             (planned, None)
         }
     };
+    let decoded = !matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
     let new_bytes: Vec<u8> = match encoding {
-        Encoding::Utf8 | Encoding::Utf8Bom => {
+        // The body is the file: taken, not copied (only a decoded body is shown later).
+        Encoding::Utf8 => std::mem::take(&mut planned.new_body),
+        Encoding::Utf8Bom => {
             let mut v = Vec::with_capacity(encoding.bom().len() + planned.new_body.len());
             v.extend_from_slice(encoding.bom());
             v.extend_from_slice(&planned.new_body);
@@ -234,7 +237,10 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         let before = match &cur {
             _ if unchanged => Before::Unchanged,
             None => Before::Missing,
-            Some(_) => Before::Bytes(old_bytes),
+            Some(c) => Before::Bytes {
+                bytes: old_bytes,
+                sha256: &c.sha256,
+            },
         };
         if let Some(meta) = published.as_ref().or(cur.as_ref().map(|c| &c.meta)) {
             guard::record_edit(
@@ -251,7 +257,6 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
 
     // UTF-16 and legacy encodings are diffed as the decoded text (readable); a text patch of
     // them cannot be byte-exact.
-    let decoded = !matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
     let (shown_old, shown_new): (Cow<[u8]>, Cow<[u8]>) = if decoded {
         (body.clone(), Cow::Borrowed(&planned.new_body[..]))
     } else {

@@ -23,7 +23,7 @@ type Step = (String, UndoStep);
 /// The steps the session's last change took, and its group if it had one.
 fn last_change(session: &Session) -> Option<(Vec<Step>, Option<u64>)> {
     let (key, step) = session
-        .history
+        .history()
         .iter()
         .filter_map(|(k, steps)| steps.last().map(|st| (k, st)))
         .max_by_key(|(_, st)| st.at)?;
@@ -31,7 +31,7 @@ fn last_change(session: &Session) -> Option<(Vec<Step>, Option<u64>)> {
         return Some((vec![(key.clone(), step.clone())], None));
     };
     let members = session
-        .history
+        .history()
         .iter()
         .filter_map(|(k, steps)| {
             steps
@@ -73,7 +73,7 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
     let mut planned = Vec::with_capacity(members.len());
     let mut popped = Vec::with_capacity(members.len());
     for (r, (key, step)) in resolved.into_iter().zip(members) {
-        let now = session.history.get(&key).and_then(|st| st.last());
+        let now = session.history().get(&key).and_then(|st| st.last());
         if now != Some(&step) {
             continue;
         }

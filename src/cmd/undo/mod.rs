@@ -69,7 +69,7 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
         Some(p) => p.stat().is_ok_and(|m| m.is_none()),
         None => true,
     })?;
-    let Some(step) = session.history.get(&key).and_then(|s| s.last()).cloned() else {
+    let Some(step) = session.history().get(&key).and_then(|s| s.last()).cloned() else {
         return Err(Error::NothingToUndo {
             path: target,
             session: s.session.clone(),
