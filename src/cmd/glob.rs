@@ -268,6 +268,8 @@ fn stream_sorted(
         queued: 16,
         bytes: 4 << 20,
     };
+    // The workers share the root, not the settings (their session cache is not `Sync`).
+    let root = s.root.as_ref();
     let work = |_: &mut (), e: DirEntry, ahead: &mut Ahead<'_, Lines>| -> Printed {
         let mut out = Printed::default();
         let is_dir = e.file_type().is_some_and(|t| t.is_dir());
@@ -278,7 +280,7 @@ fn stream_sorted(
             }
             return out;
         }
-        let below = walk::sorted(&[e.into_path()], &req.walk, s.root.as_ref(), |_| {});
+        let below = walk::sorted(&[e.into_path()], &req.walk, root, |_| {});
         for entry in below.take_while(|_| problems.visit(req.max_walk)) {
             match entry {
                 // The subtree's root was counted and listed by the walk of the base.
