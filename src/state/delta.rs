@@ -183,8 +183,7 @@ fn apply(session: &mut Session, key: &str, line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::Identity;
-    use crate::state::Baseline;
+    use crate::state::tests::baseline;
     use std::path::Path;
 
     fn step(after: &str, at: u64) -> UndoStep {
@@ -197,17 +196,6 @@ mod tests {
             at,
             group: None,
         }
-    }
-
-    fn baseline(path: &str, sha: &str) -> Baseline {
-        let id = Identity {
-            dev: 1,
-            ino: 2,
-            size: 3,
-            mtime_ns: 4,
-            ctime_ns: 5,
-        };
-        Baseline::new(Path::new(path), sha.to_string(), &id, true)
     }
 
     /// An empty session whose file takes lines (under the key `k`).

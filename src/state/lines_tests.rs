@@ -9,18 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::*;
-use crate::probe::Identity;
 
-fn baseline(path: &str, sha: &str) -> Baseline {
-    let id = Identity {
-        dev: 1,
-        ino: 2,
-        size: 3,
-        mtime_ns: 4,
-        ctime_ns: 5,
-    };
-    Baseline::new(Path::new(path), sha.to_string(), &id, true)
-}
+use super::tests::baseline;
 
 struct Fixture {
     _tmp: tempfile::TempDir,

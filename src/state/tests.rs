@@ -9,7 +9,8 @@ use std::time::Duration;
 use super::*;
 use crate::probe::Identity;
 
-fn baseline(path: &str, sha: &str) -> Baseline {
+/// A baseline of `path` with hash `sha` and a fixed identity (shared by the state tests).
+pub(super) fn baseline(path: &str, sha: &str) -> Baseline {
     let id = Identity {
         dev: 1,
         ino: 2,

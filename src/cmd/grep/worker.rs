@@ -130,13 +130,7 @@ impl<'a> Worker<'a> {
         let lines = (self.shared.mode == GrepMode::Content
             && rendered.is_none()
             && self.sink.stored_entries > 0)
-            .then(|| {
-                // Exact-size copies; the collector keeps its grown buffers for the next file.
-                Box::new(FileLines {
-                    arena: self.sink.lines.arena.as_str().into(),
-                    recs: self.sink.lines.recs.clone(),
-                })
-            });
+            .then(|| Box::new(self.stored()));
         Some(FileResult {
             path,
             count: self.sink.count,
@@ -144,6 +138,15 @@ impl<'a> Worker<'a> {
             rendered,
             ahead,
         })
+    }
+
+    /// The lines the collector stored for the file just searched, as exact-size copies: the
+    /// collector keeps its grown buffers for the next file.
+    fn stored(&self) -> FileLines {
+        FileLines {
+            arena: self.sink.lines.arena.as_str().into(),
+            recs: self.sink.lines.recs.clone(),
+        }
     }
 
     /// The streamed output of the file just searched (what is left of it, when parts went
@@ -164,21 +167,9 @@ impl<'a> Worker<'a> {
             Render::Text(printer) => match self.shared.mode {
                 GrepMode::Files => printer.file_line(&mut out, path),
                 GrepMode::Count => printer.count_line(&mut out, path, self.sink.count),
-                GrepMode::Content => {
-                    let lines = FileLines {
-                        arena: self.sink.lines.arena.as_str().into(),
-                        recs: self.sink.lines.recs.clone(),
-                    };
-                    return Some(part.render(&lines, ahead));
-                }
+                GrepMode::Content => return Some(part.render(&self.stored(), ahead)),
             },
-            Render::Json => {
-                let lines = FileLines {
-                    arena: self.sink.lines.arena.as_str().into(),
-                    recs: self.sink.lines.recs.clone(),
-                };
-                return Some(part.render(&lines, ahead));
-            }
+            Render::Json => return Some(part.render(&self.stored(), ahead)),
         }
         Some(out)
     }
