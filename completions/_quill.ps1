@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as JSON on stdin, exactly as the command line would')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools over the Model Context Protocol on stdin and stdout, for agents that load tools from MCP servers')
             [CompletionResult]::new('guide', 'guide', [CompletionResultType]::ParameterValue, 'Print a compact guide to quill for a shell-only agent''s system prompt')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
@@ -448,6 +449,22 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'quill;mcp' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color text output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print text for people, even when QUILL_FORMAT=json')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Refuse every change (read_only)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Changes need a complete read (every line shown, none cut)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'quill;guide' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')
@@ -525,6 +542,7 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Show or change the session''s read baselines')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as JSON on stdin, exactly as the command line would')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools over the Model Context Protocol on stdin and stdout, for agents that load tools from MCP servers')
             [CompletionResult]::new('guide', 'guide', [CompletionResultType]::ParameterValue, 'Print a compact guide to quill for a shell-only agent''s system prompt')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a roff man page')
@@ -578,6 +596,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
             break
         }
         'quill;help;call' {
+            break
+        }
+        'quill;help;mcp' {
             break
         }
         'quill;help;guide' {

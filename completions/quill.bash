@@ -43,6 +43,9 @@ _quill() {
             quill,man)
                 cmd="quill__subcmd__man"
                 ;;
+            quill,mcp)
+                cmd="quill__subcmd__mcp"
+                ;;
             quill,read)
                 cmd="quill__subcmd__read"
                 ;;
@@ -93,6 +96,9 @@ _quill() {
                 ;;
             quill__subcmd__help,man)
                 cmd="quill__subcmd__help__subcmd__man"
+                ;;
+            quill__subcmd__help,mcp)
+                cmd="quill__subcmd__help__subcmd__mcp"
                 ;;
             quill__subcmd__help,read)
                 cmd="quill__subcmd__help__subcmd__read"
@@ -158,7 +164,7 @@ _quill() {
 
     case "${cmd}" in
         quill)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer apply undo rm state tools call guide completions man schema help"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer apply undo rm state tools call mcp guide completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,7 +608,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help)
-            opts="read write edit glob grep transfer apply undo rm state tools call guide completions man schema help"
+            opts="read write edit glob grep transfer apply undo rm state tools call mcp guide completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -728,6 +734,20 @@ _quill() {
             return 0
             ;;
         quill__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -897,6 +917,40 @@ _quill() {
             ;;
         quill__subcmd__man)
             opts="-h -V --session --state-dir --root --read-only --strict --lock-timeout --json --text --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        quill__subcmd__mcp)
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

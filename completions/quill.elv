@@ -43,6 +43,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand state 'Show or change the session''s read baselines'
             cand tools 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)'
             cand call 'Run one tool call given as JSON on stdin, exactly as the command line would'
+            cand mcp 'Serve the tools over the Model Context Protocol on stdin and stdout, for agents that load tools from MCP servers'
             cand guide 'Print a compact guide to quill for a shell-only agent''s system prompt'
             cand completions 'Print a shell completion script'
             cand man 'Print a roff man page'
@@ -424,6 +425,21 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'quill;mcp'= {
+            cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
+            cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
+            cand --root 'Confine every path to this directory, symlinks resolved (also QUILL_ROOT)'
+            cand --lock-timeout 'Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30]'
+            cand --color 'When to color text output'
+            cand --json 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
+            cand --text 'Print text for people, even when QUILL_FORMAT=json'
+            cand --read-only 'Refuse every change (read_only)'
+            cand --strict 'Changes need a complete read (every line shown, none cut)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'quill;guide'= {
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
             cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'
@@ -497,6 +513,7 @@ set edit:completion:arg-completer[quill] = {|@words|
             cand state 'Show or change the session''s read baselines'
             cand tools 'Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill''s)'
             cand call 'Run one tool call given as JSON on stdin, exactly as the command line would'
+            cand mcp 'Serve the tools over the Model Context Protocol on stdin and stdout, for agents that load tools from MCP servers'
             cand guide 'Print a compact guide to quill for a shell-only agent''s system prompt'
             cand completions 'Print a shell completion script'
             cand man 'Print a roff man page'
@@ -535,6 +552,8 @@ set edit:completion:arg-completer[quill] = {|@words|
         &'quill;help;tools'= {
         }
         &'quill;help;call'= {
+        }
+        &'quill;help;mcp'= {
         }
         &'quill;help;guide'= {
         }

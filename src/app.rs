@@ -20,15 +20,62 @@ use crate::harness;
 use crate::output::{self, Format, OutputConfig};
 use crate::paths::Root;
 use crate::report::{Report, VersionReport};
-use crate::settings::Settings;
-use crate::warnings::Warnings;
+use crate::settings::{Origin, Settings};
+use crate::warnings::{Warning, Warnings};
 
 pub fn main() -> ExitCode {
-    ExitCode::from(run_line(env::args_os().collect()))
+    ExitCode::from(run_line(env::args_os().collect(), Origin::process()))
+}
+
+/// What one command line came to, for `output` to print or `capture`.
+pub(crate) struct Answer {
+    /// The op of the envelope: null when no subcommand was identified.
+    op: Option<String>,
+    result: Result<Report>,
+    warnings: Vec<Warning>,
+    output: OutputConfig,
 }
 
 /// Parse one command line and run it: the process's own, or the one `quill call` made.
-fn run_line(args: Vec<OsString>) -> u8 {
+fn run_line(args: Vec<OsString>, origin: Origin) -> u8 {
+    let answer = match answer(args, origin, |cli| match cli.command {
+        Command::Call(_) => Some(call(&cli.global)),
+        Command::Mcp(_) => Some(crate::mcp::serve(&cli.global, run_embedded)),
+        _ => None,
+    }) {
+        Ok(answer) => answer,
+        Err(code) => return code,
+    };
+    let Answer {
+        op,
+        result,
+        warnings,
+        output,
+    } = answer;
+    let code = match result {
+        Ok(report) => output::emit(
+            &output,
+            op.as_deref().unwrap_or_default(),
+            &report,
+            &warnings,
+        ),
+        Err(e) => output::emit_error(&output, op.as_deref(), &e, &warnings),
+    };
+    // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
+    // by the signal (docs/json.md), whatever the answer, so that a shell loop stops.
+    crate::signals::die_if_caught();
+    code
+}
+
+/// Parse one command line and run it to its answer, printing nothing — but help and version,
+/// which clap prints itself (`Err` with the exit code). `own` runs the commands that are a
+/// loop of their own (`call`, `mcp`) and returns their exit code (`Err` too); it answers
+/// `None` for the others.
+pub(crate) fn answer(
+    args: Vec<OsString>,
+    origin: Origin,
+    own: impl FnOnce(&Cli) -> Option<u8>,
+) -> std::result::Result<Answer, u8> {
     let mut command = cli::command();
     let args = drift::path_flag_as_positional(args, &command);
     let parsed = command.try_get_matches_from_mut(&args).and_then(|m| {
@@ -36,34 +83,56 @@ fn run_line(args: Vec<OsString>) -> u8 {
         cli::take_vocabulary(&mut cli, &m);
         Ok(cli)
     });
-    let code = match parsed {
+    let answer = match parsed {
         Ok(cli) => match drift::flag_taken_as_value(&args, &command) {
-            None if matches!(cli.command, Command::Call(_)) => call(&cli.global),
-            None => run(cli),
-            Some(e) => early_error(&args, Some(cli.command.op()), &e),
+            None => match own(&cli) {
+                Some(code) => return Err(code),
+                None => run(cli, origin),
+            },
+            Some(e) => early_error(&args, Some(cli.command.op()), e),
         },
-        Err(err) => parse_failure(&args, err),
+        Err(err) => parse_failure(&args, err)?,
     };
-    // The process ends with this answer: clap's command goes with its memory, unfreed
-    // (freeing its hundreds of arguments cost ~3% of an edit's user time).
-    std::mem::forget(command);
-    code
+    // A typed command ends with this answer: clap's command goes with the process's memory,
+    // unfreed (freeing its hundreds of arguments cost ~3% of an edit's user time). A run
+    // inside `quill mcp` frees it: the server goes on.
+    if !answer.output.embedded {
+        std::mem::forget(command);
+    }
+    Ok(answer)
+}
+
+/// One tool call of `quill mcp`: its command line run to the answer, held whole in both forms
+/// (`output::capture`), printing nothing.
+fn run_embedded(args: Vec<OsString>, origin: Origin) -> output::Captured {
+    match answer(args, origin, |_| None) {
+        Ok(a) => output::capture(&a.output, a.op.as_deref(), &a.result, &a.warnings),
+        // A tool's command line asks for no help, version, call or server.
+        Err(_) => output::capture_refusal(
+            "call",
+            Error::usage("the call asked for something that is not a tool's answer"),
+        ),
+    }
 }
 
 /// `quill call`: the request on stdin as the command line the CLI would get, parsed and run
 /// by `run_line` like any other (never `call` again: the request names a tool).
 fn call(global: &cli::GlobalArgs) -> u8 {
     match harness::call::command_line(global) {
-        Ok(args) => {
-            crate::call::run_as(args.clone());
-            run_line(args)
-        }
+        Ok((args, stdin)) => run_line(
+            args.clone(),
+            Origin {
+                argv: args,
+                stdin: Some(stdin),
+                ..Origin::default()
+            },
+        ),
         Err(r) => output::emit_error(&plain_output(Format::Json), Some(r.op), &r.error, &[]),
     }
 }
 
 /// An error found before `Settings` exist, in the format and colors the command line asks for.
-fn early_error(args: &[OsString], op: Option<&str>, e: &Error) -> u8 {
+fn early_error(args: &[OsString], op: Option<&str>, e: Error) -> Answer {
     let format = if wants_json(args) {
         Format::Json
     } else {
@@ -71,42 +140,51 @@ fn early_error(args: &[OsString], op: Option<&str>, e: &Error) -> u8 {
     };
     let mut cfg = plain_output(format);
     cfg.color_stderr = color_for(color_arg(args), io::stderr().is_terminal());
-    output::emit_error(&cfg, op, e, &[])
+    Answer {
+        op: op.map(str::to_string),
+        result: Err(e),
+        warnings: Vec::new(),
+        output: cfg,
+    }
 }
 
 /// Help and version (exit 0), or a usage error in quill's one error style: text on stderr
 /// (`quill: error: …`, the usage line, the hint) or the JSON error object.
-fn parse_failure(args: &[OsString], err: clap::Error) -> u8 {
+fn parse_failure(args: &[OsString], err: clap::Error) -> std::result::Result<Answer, u8> {
     use clap::error::ErrorKind;
     let json = wants_json(args);
     match err.kind() {
         ErrorKind::DisplayHelp => {
             let _ = err.print();
-            return exit::SUCCESS;
+            return Err(exit::SUCCESS);
         }
         ErrorKind::DisplayVersion if json => {
-            let report = Report::Version(VersionReport {
-                version: env!("CARGO_PKG_VERSION"),
-                commit: cli::COMMIT,
-                date: cli::COMMIT_DATE,
+            return Ok(Answer {
+                op: Some("version".into()),
+                result: Ok(Report::Version(VersionReport {
+                    version: env!("CARGO_PKG_VERSION"),
+                    commit: cli::COMMIT,
+                    date: cli::COMMIT_DATE,
+                })),
+                warnings: Vec::new(),
+                output: plain_output(Format::Json),
             });
-            return output::emit(&plain_output(Format::Json), "version", &report, &[]);
         }
         ErrorKind::DisplayVersion => {
             let _ = err.print();
-            return exit::SUCCESS;
+            return Err(exit::SUCCESS);
         }
         // `quill` alone: the help, on stderr, as clap prints it; exit 2.
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if !json => {
             let _ = err.print();
-            return exit::USAGE;
+            return Err(exit::USAGE);
         }
         _ => {}
     }
     // `op` is the subcommand clap identified; null when it found none (`quill frobnicate`).
     let op = drift::subcommand_named(args, &cli::command());
     let e = usage_error(args, &err, op.as_deref());
-    early_error(args, op.as_deref(), &e)
+    Ok(early_error(args, op.as_deref(), e))
 }
 
 /// `Usage: quill OP [OPTIONS] …` of a subcommand (or of quill, for none).
@@ -128,6 +206,7 @@ fn plain_output(format: Format) -> OutputConfig {
         color_stderr: false,
         cwd: PathBuf::from("/"),
         stdout_is_terminal: io::stdout().is_terminal(),
+        embedded: false,
     }
 }
 
@@ -250,32 +329,39 @@ fn wants_json(args: &[OsString]) -> bool {
     json
 }
 
-fn run(cli: Cli) -> u8 {
+fn run(cli: Cli, origin: Origin) -> Answer {
     let op = cli.command.op();
-    let settings = match settings(&cli) {
+    let embedded = origin.embedded;
+    let settings = match settings(&cli, origin) {
         Ok(s) => s,
         Err(e) => {
-            let format = format_of(&cli).unwrap_or(Format::Text);
-            return output::emit_error(&plain_output(format), Some(op), &e, &[]);
+            let mut output = plain_output(format_of(&cli).unwrap_or(Format::Text));
+            output.embedded = embedded;
+            return Answer {
+                op: Some(op.into()),
+                result: Err(e),
+                warnings: Vec::new(),
+                output,
+            };
         }
     };
     let result = dispatch(&settings, cli.command).map_err(|mut e| {
         crate::missing::explain(&settings, op, &mut e);
         e
     });
-    let warnings = settings.warnings.take();
-    let code = match result {
-        Ok(report) => output::emit(&settings.output, op, &report, &warnings),
-        Err(e) => output::emit_error(&settings.output, Some(op), &e, &warnings),
+    let answer = Answer {
+        op: Some(op.into()),
+        result,
+        warnings: settings.warnings.take(),
+        output: settings.output.clone(),
     };
-    // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
-    // by the signal (docs/json.md), whatever the answer, so that a shell loop stops.
-    crate::signals::die_if_caught();
-    // The answer is out and every lock and temporary file was released with its own guard:
-    // the settings, with the session the run kept (up to 512 baselines), go with the
-    // process's memory, unfreed.
-    std::mem::forget(settings);
-    code
+    // Every lock and temporary file was released with its own guard. A typed command ends
+    // with this answer: the settings, with the session the run kept (up to 512 baselines),
+    // go with the process's memory, unfreed.
+    if !embedded {
+        std::mem::forget(settings);
+    }
+    answer
 }
 
 /// Resolve the command's arguments into its request (no guarded I/O yet), then run it.
@@ -321,6 +407,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Guide(_) => harness::guide::run(),
         // Run by `call` before any `Settings`: the request's command line is the one run.
         Command::Call(_) => Err(Error::usage("quill call takes its request on stdin")),
+        Command::Mcp(_) => Err(Error::usage("quill mcp serves tool calls; it is not one")),
         Command::Completions(args) => cmd::generate::completions(&args),
         Command::Man(args) => cmd::generate::man(&args),
         Command::Schema(args) => Ok(cmd::generate::schema(&args)),
@@ -368,14 +455,21 @@ fn env_var(name: &str) -> Option<OsString> {
     env::var_os(name).filter(|v| !v.is_empty())
 }
 
-fn settings(cli: &Cli) -> Result<Settings> {
+fn settings(cli: &Cli, origin: Origin) -> Result<Settings> {
     let g = &cli.global;
     let format = format_of(cli)?;
-    let color = color_for(g.color, io::stdout().is_terminal()) && format == Format::Text;
-    let color_stderr = color_for(g.color, io::stderr().is_terminal());
+    // Inside `quill mcp` stdout is the protocol's and stderr its log: no terminal there.
+    let stdout_is_terminal = !origin.embedded && io::stdout().is_terminal();
+    let stderr_is_terminal = !origin.embedded && io::stderr().is_terminal();
+    let color = color_for(g.color, stdout_is_terminal) && format == Format::Text;
+    let color_stderr = color_for(g.color, stderr_is_terminal);
     // A deleted current directory has no name: use the shell's $PWD, so absolute paths still
     // work (relative ones then fail as not_found, naming the path they meant).
-    let cwd = env::current_dir().or_else(|e| {
+    let cwd = match origin.cwd.clone() {
+        Some(dir) => Ok(dir),
+        None => env::current_dir(),
+    };
+    let cwd = cwd.or_else(|e| {
         env::var_os("PWD")
             .map(PathBuf::from)
             .filter(|p| p.is_absolute())
@@ -452,13 +546,15 @@ fn settings(cli: &Cli) -> Result<Settings> {
             color,
             color_stderr,
             cwd: cwd.clone(),
-            stdout_is_terminal: io::stdout().is_terminal(),
+            stdout_is_terminal,
+            embedded: origin.embedded,
         },
         list_limit: list_limit()?,
         cwd,
-        stderr_is_terminal: io::stderr().is_terminal(),
+        stderr_is_terminal,
         warnings: Warnings::default(),
         state_cache: Default::default(),
+        origin,
     })
 }
 /// Whether to color a stream, decided as anstream's `AutoStream::choice` does, with one

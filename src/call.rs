@@ -3,26 +3,9 @@
 //! not text, holds a line break, or the line is too long to be a hint.
 
 use std::ffi::{OsStr, OsString};
-use std::sync::OnceLock;
 
 /// The longest call a hint writes out.
 const MAX_CALL: usize = 240;
-
-/// The command line `quill call` made of its request, when this run is one.
-static RUN_AS: OnceLock<Vec<OsString>> = OnceLock::new();
-
-/// This run's command line: the process's own, or the one `quill call` runs (`run_as`).
-pub(crate) fn argv() -> Vec<OsString> {
-    match RUN_AS.get() {
-        Some(argv) => argv.clone(),
-        None => std::env::args_os().collect(),
-    }
-}
-
-/// Run as `argv` (`quill call`): hints quote that command line, not `quill call`.
-pub(crate) fn run_as(argv: Vec<OsString>) {
-    let _ = RUN_AS.set(argv);
-}
 
 /// `quill` followed by `words` (the command line after the program's name), quoted.
 pub(crate) fn render<'a>(words: impl IntoIterator<Item = &'a OsStr>) -> Option<String> {

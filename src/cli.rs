@@ -249,6 +249,10 @@ pub(crate) enum Command {
     /// Run one tool call given as JSON on stdin, exactly as the command line would.
     #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
+    /// Serve the tools over the Model Context Protocol on stdin and stdout, for agents that
+    /// load tools from MCP servers.
+    #[command(after_help = MCP_EXAMPLES)]
+    Mcp(McpArgs),
     /// Print a compact guide to quill for a shell-only agent's system prompt.
     #[command(after_help = "Examples:\n  quill guide >> system-prompt.md")]
     Guide(GuideArgs),
@@ -281,6 +285,7 @@ impl Command {
             Command::State(_) => "state",
             Command::Tools(_) => "tools",
             Command::Call(_) => "call",
+            Command::Mcp(_) => "mcp",
             Command::Guide(_) => "guide",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
@@ -907,6 +912,23 @@ are taken as well, so a model's tool call can be piped as it is.";
 
 #[derive(Debug, Args)]
 pub(crate) struct CallArgs {}
+
+const MCP_EXAMPLES: &str = "\
+Examples:
+  claude mcp add quill -- quill mcp                 # Claude Code: register the server
+  quill --root ~/src/app mcp                        # confined to one directory
+  quill --session agent-1 mcp                       # share the CLI's session agent-1
+
+The server speaks MCP (JSON-RPC, one message per line) on stdin and stdout and logs to
+stderr. Its tools are those `quill tools` prints, each run exactly as `quill call` runs it:
+the result's structuredContent is the JSON answer, its text the answer a terminal shows.
+The session is --session (or QUILL_SESSION), else one made for the connection (mcp-…);
+baselines live in the state directory the CLI uses. --root (or QUILL_ROOT) confines every
+path; without it, the client's root (MCP roots) does, when it names one. The server exits
+when stdin closes.";
+
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {}
 
 #[derive(Debug, Args)]
 pub(crate) struct GuideArgs {}

@@ -11,16 +11,15 @@
 //! `read_all` holds a whole input in memory up to a cap (edit's `--max-file-bytes`), past
 //! which it is `file_too_large`, so an endless pipe costs at most the cap.
 //!
-//! Under `quill call` standard input carries the call itself: once `call` has read it, it
-//! hands over what the command is to read as its stdin (`hand_over_stdin`: edit's `edits`,
-//! in memory), and `Input::stdin()` yields that instead; `stdin_taken` tells grep not to
-//! search the spent pipe by default.
+//! Under `quill call` and `quill mcp` standard input carries the call itself: the call brings
+//! what the command is to read as its stdin (edit's `edits`, apply's patch, in memory) in
+//! the run's `Origin`, and `Input::stdin(origin)` yields that instead; `Origin::stdin_taken`
+//! tells grep not to search the spent pipe by default.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
@@ -30,24 +29,11 @@ use rustix::fs::OFlags;
 use crate::error::{Error, Result};
 use crate::paths::{self, Root};
 use crate::probe::{self, CHUNK};
+use crate::settings::Origin;
 use crate::signals;
 
 /// How often a waiting reader looks at the signal flag.
 const TICK: Duration = Duration::from_millis(50);
-
-/// What the command reads as standard input once `quill call` has read the real one.
-static HANDED_OVER: OnceLock<Vec<u8>> = OnceLock::new();
-
-/// `quill call` has read standard input (the call): from now on the command's standard input
-/// is `bytes` (empty unless the call hands something on). Once per process.
-pub(crate) fn hand_over_stdin(bytes: Vec<u8>) {
-    let _ = HANDED_OVER.set(bytes);
-}
-
-/// Whether standard input was the call of `quill call` (spent: nothing to search there).
-pub(crate) fn stdin_taken() -> bool {
-    HANDED_OVER.get().is_some()
-}
 
 /// One input, read on its helper thread; `Read` yields its bytes and reports a caught signal
 /// as `ErrorKind::Interrupted` (which `Error::io` turns into `interrupted`).
@@ -107,10 +93,10 @@ impl Input {
         ))
     }
 
-    /// Standard input, whatever it is (`--from -`, `--edits -`), or what `quill call` handed
-    /// over in its place.
-    pub(crate) fn stdin() -> Input {
-        match HANDED_OVER.get() {
+    /// Standard input, whatever it is (`--from -`, `--edits -`), or what a call (`origin`)
+    /// brought in its place.
+    pub(crate) fn stdin(origin: &Origin) -> Input {
+        match &origin.stdin {
             Some(bytes) => {
                 // Already whole: no helper thread, no channel to wait on.
                 let (_, chunks) = mpsc::sync_channel(0);

@@ -23,6 +23,7 @@ pub mod image;
 pub(crate) mod input;
 pub(crate) mod journal;
 pub(crate) mod lock;
+pub(crate) mod mcp;
 pub(crate) mod missing;
 pub(crate) mod names;
 pub(crate) mod near;

@@ -26,10 +26,9 @@ const MAX_TIME: Duration = Duration::from_millis(200);
 const MAX_WORD: usize = 4096;
 
 /// Fill a `not_found` error of `op` with what is near its path (other errors are left
-/// alone). The command line is this process's own.
+/// alone). The command line is the run's own (`Origin::argv`).
 pub(crate) fn explain(s: &Settings, op: &str, err: &mut Error) {
-    let argv = call::argv();
-    explain_in(&s.cwd, s.root.as_ref(), op, &argv, err);
+    explain_in(&s.cwd, s.root.as_ref(), op, &s.origin.argv, err);
 }
 
 fn explain_in(cwd: &Path, root: Option<&Root>, op: &str, argv: &[OsString], err: &mut Error) {

@@ -31,7 +31,7 @@ pub(crate) const NAMES: [&str; 13] = [
 ];
 
 /// The ops whose failures the error object describes (`null`: no subcommand was identified).
-const FAILING_OPS: [&str; 16] = [
+const FAILING_OPS: [&str; 17] = [
     "read",
     "write",
     "edit",
@@ -44,6 +44,7 @@ const FAILING_OPS: [&str; 16] = [
     "state",
     "tools",
     "call",
+    "mcp",
     "guide",
     "completions",
     "man",

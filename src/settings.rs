@@ -1,13 +1,17 @@
 //! What every command needs besides its own arguments, resolved once from the global options
 //! and the environment by `app`: the session, the state directory, the root, the guards'
 //! switches (read-only, strict), the lock timeout, the current directory, how output is
-//! shaped, and the run's warnings. Plain data plus two small conveniences; no I/O.
+//! shaped, where the run came from (`Origin`: the process's own command line and streams, or
+//! a call that `quill call` or `quill mcp` carried), and the run's warnings. Plain data plus
+//! a few small conveniences; no I/O.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::output::OutputConfig;
+use crate::output::progress::ProgressSink;
 use crate::paths::Root;
 use crate::state::{Cache, Store};
 use crate::warnings::{WarningKind, Warnings};
@@ -29,6 +33,44 @@ pub(crate) struct Settings {
     pub warnings: Warnings,
     /// The session file this run last read or wrote (`state::Cache`).
     pub state_cache: Cache,
+    /// Where the run came from: its command line, its standard input, its output's way out.
+    pub origin: Origin,
+}
+
+/// Where a run came from. A command typed in a shell has the process's own command line and
+/// streams; a call (`quill call`, a tool call of `quill mcp`) brings its own command line —
+/// the one hints quote — and what the command reads as standard input, since the real one
+/// carried the call.
+#[derive(Clone, Default)]
+pub(crate) struct Origin {
+    /// The command line hints quote (the process's own for a typed command).
+    pub argv: Vec<OsString>,
+    /// What the command reads as standard input; `None`: the process's own.
+    pub stdin: Option<Vec<u8>>,
+    /// Set inside `quill mcp`: the answer is returned whole, never printed as it is found
+    /// (stdout is the protocol's).
+    pub embedded: bool,
+    /// Where a long copy reports progress (`quill mcp`, when the client asked for it).
+    pub progress: Option<ProgressSink>,
+    /// The directory relative paths start from, when not the process's own (`quill mcp`
+    /// confined to a client's root that does not hold its working directory).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Origin {
+    /// A command typed in a shell: the process's own command line and streams.
+    pub(crate) fn process() -> Origin {
+        Origin {
+            argv: std::env::args_os().collect(),
+            ..Origin::default()
+        }
+    }
+
+    /// Whether standard input was spent on the call (`quill call`, `quill mcp`): nothing of
+    /// the process's own is there to search.
+    pub(crate) fn stdin_taken(&self) -> bool {
+        self.stdin.is_some() || self.embedded
+    }
 }
 
 impl Settings {
@@ -83,10 +125,12 @@ pub(crate) fn for_tests(dir: &Path, root: bool) -> Settings {
             color_stderr: false,
             cwd: dir.to_path_buf(),
             stdout_is_terminal: false,
+            embedded: false,
         },
         stderr_is_terminal: false,
         list_limit: None,
         warnings: Default::default(),
         state_cache: Default::default(),
+        origin: Origin::default(),
     }
 }

@@ -54,7 +54,7 @@ impl GlobArgs {
                 "the glob pattern is empty: name the files to list, e.g. `quill glob '**/*.rs'`",
             ));
         }
-        let argv = crate::call::argv();
+        let argv = s.origin.argv.clone();
         let word = argv.iter().position(|w| w == "glob").and_then(|sub| {
             let after = argv.iter().skip(sub + 1).position(|w| *w == *args.pattern);
             after.map(|i| sub + 1 + i)
@@ -127,7 +127,8 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let streams = req.limit == 0
         && req.offset == 0
         && req.sort != SortKey::Mtime
-        && s.output.format == crate::output::Format::Text;
+        && s.output.format == crate::output::Format::Text
+        && !s.output.embedded;
     let streamed = match streams {
         true => Some(stream(s, &req, &problems)),
         false => None,
@@ -143,7 +144,7 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         },
     };
     let streamed = streamed.is_some_and(|n| n > 0);
-    let argv = crate::call::argv();
+    let argv = s.origin.argv.clone();
     let line = why::Line {
         cwd: &s.cwd,
         argv: &argv,

@@ -420,6 +420,7 @@ impl Job<'_> {
             self.s.stderr_is_terminal,
             &label.to_string_lossy(),
             self.s.output.color_stderr,
+            self.s.origin.progress.as_ref(),
         );
         let streamed = stream(
             &source,

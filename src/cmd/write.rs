@@ -258,14 +258,13 @@ fn open_source(s: &Settings, args: &WriteArgs) -> Result<Box<dyn Read>> {
             "open",
         )?));
     }
-    let stdin = io::stdin();
-    if stdin.is_terminal() {
+    if s.origin.stdin.is_none() && io::stdin().is_terminal() {
         return Err(Error::usage_fix(
             "--stdin is a terminal: write reads its content from a pipe or a file, never from typing",
             "`CMD | quill write PATH --stdin`, or --content TEXT, or --from FILE",
         ));
     }
-    Ok(Box::new(Input::stdin()))
+    Ok(Box::new(Input::stdin(&s.origin)))
 }
 
 fn source_name(args: &WriteArgs) -> PathBuf {

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use super::{Kind, Param, TOOLS, normalize, op_of, params};
 use crate::cli::{self, GlobalArgs};
 use crate::error::{Error, UsageDetail};
-use crate::input::{self, Input};
+use crate::input::Input;
 
 /// The largest request read from stdin: edit's default `--max-file-bytes`, so any file edit
 /// takes whole can be written in one call.
@@ -52,9 +52,10 @@ fn refuse(op: &'static str, error: Error) -> Refusal {
     }
 }
 
-/// Read the request on stdin and make it the command line the CLI would get:
-/// `quill --json GLOBALS… OP FLAGS… -- POSITIONALS…`.
-pub(crate) fn command_line(global: &GlobalArgs) -> Result<Vec<OsString>, Refusal> {
+/// Read the request on stdin and make it the command line the CLI would get —
+/// `quill --json GLOBALS… OP FLAGS… -- POSITIONALS…` — and what that command reads as its
+/// standard input.
+pub(crate) fn command_line(global: &GlobalArgs) -> Result<(Vec<OsString>, Vec<u8>), Refusal> {
     if std::io::stdin().is_terminal() {
         return Err(refuse(
             "call",
@@ -65,7 +66,7 @@ pub(crate) fn command_line(global: &GlobalArgs) -> Result<Vec<OsString>, Refusal
         ));
     }
     const OP: &str = "read the call from";
-    let bytes = Input::stdin()
+    let bytes = Input::stdin(&crate::settings::Origin::default())
         .read_all(OP, MAX_REQUEST)
         .map_err(|e| match e {
             Error::FileTooLarge { size, .. } => Error::usage_fix(
@@ -77,16 +78,21 @@ pub(crate) fn command_line(global: &GlobalArgs) -> Result<Vec<OsString>, Refusal
         .map_err(|e| refuse("call", e))?;
     let (op, words) = request_words(&bytes)?;
     // The request was stdin; what the command may read as stdin is what it handed on.
-    input::hand_over_stdin(words.stdin);
+    Ok(argv_of(global, op, words))
+}
+
+/// The command line of a checked request, and the standard input it hands on.
+pub(crate) fn argv_of(global: &GlobalArgs, op: &str, words: Words) -> (Vec<OsString>, Vec<u8>) {
     let mut argv: Vec<OsString> = vec!["quill".into(), "--json".into()];
     argv.extend(globals(global));
     argv.push(op.into());
     argv.extend(words.flags);
+    argv.extend(words.subcommand);
     if !words.positionals.is_empty() {
         argv.push("--".into());
         argv.extend(words.positionals);
     }
-    Ok(argv)
+    (argv, words.stdin)
 }
 
 /// The global options of `quill call`'s own command line, as words for the tool's.
@@ -122,6 +128,8 @@ fn globals(g: &GlobalArgs) -> Vec<OsString> {
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Words {
     pub flags: Vec<OsString>,
+    /// The subcommand of the op (`state forget`), after the flags.
+    pub subcommand: Option<OsString>,
     pub positionals: Vec<OsString>,
     /// What the command reads as its standard input (edit's `edits`), else empty.
     pub stdin: Vec<u8>,
@@ -263,7 +271,7 @@ fn nearest_tool(name: &str) -> Option<String> {
 }
 
 /// The words of a tool's arguments.
-fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<Words, Error> {
+pub(crate) fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<Words, Error> {
     let cmd = cli::command();
     let params = params(&cmd, op);
     let mut given: Vec<(&Param, &str, &Value)> = Vec::new();
@@ -298,6 +306,11 @@ fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<Words, Erro
                 format!("`{key}` is given without `{}`", missing.key),
                 format!("give `{}` too", missing.key),
             ));
+        }
+        // state's action is its subcommand, a word before `--`.
+        if p.subcommand {
+            out.subcommand = Some(scalar(p, key, value)?.into());
+            continue;
         }
         // apply's `patch` is the patch itself, handed over as the standard input `-` reads.
         if op == "apply" && p.id == "patch" {

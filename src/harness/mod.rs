@@ -16,8 +16,8 @@ use std::any::TypeId;
 use clap::ArgAction;
 
 /// The subcommands offered as tools, in the order `quill tools` lists them.
-pub(crate) const TOOLS: [&str; 9] = [
-    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm",
+pub(crate) const TOOLS: [&str; 10] = [
+    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm", "state",
 ];
 
 /// Tool names are the op with this prefix (`quill_read`): a harness's own `read` or `edit`
@@ -59,7 +59,8 @@ pub(crate) enum Kind {
     Choice(Vec<String>),
 }
 
-/// One argument of a tool's subcommand, as a JSON key.
+/// One argument of a tool's subcommand, as a JSON key. `state`'s own subcommand (show,
+/// forget PATH, clear) is its `action` param, a choice, and forget's PATH its `path`.
 #[derive(Debug, Clone)]
 pub(crate) struct Param {
     /// clap's id (`max_line_chars`, `move_`).
@@ -73,6 +74,9 @@ pub(crate) struct Param {
     pub many: bool,
     /// A positional that must be given.
     pub required: bool,
+    /// A word of the command line before the positionals rather than after `--`: the
+    /// subcommand `state` takes (`state forget -- PATH`).
+    pub subcommand: bool,
     /// The help line of `--help`.
     pub help: String,
     /// clap's default, as text.
@@ -98,6 +102,9 @@ pub(crate) fn params(cmd: &clap::Command, op: &str) -> Vec<Param> {
         return Vec::new();
     };
     let mut out: Vec<Param> = Vec::new();
+    if op == "state" {
+        out.extend(state_params(sub));
+    }
     for arg in sub.get_arguments() {
         let id = arg.get_id().as_str().to_string();
         let long = arg.get_long().map(str::to_string);
@@ -136,6 +143,7 @@ pub(crate) fn params(cmd: &clap::Command, op: &str) -> Vec<Param> {
             help: arg.get_help().map(|h| h.to_string()).unwrap_or_default(),
             many: matches!(arg.get_action(), ArgAction::Append),
             required: arg.is_positional() && arg.is_required_set(),
+            subcommand: false,
             id,
             key,
             long,
@@ -146,6 +154,50 @@ pub(crate) fn params(cmd: &clap::Command, op: &str) -> Vec<Param> {
     }
     out.sort_by_key(|p| !p.positional());
     out
+}
+
+/// `state`'s subcommand as a param `action` (show, forget, clear; show when left out), and
+/// forget's PATH as `path`.
+fn state_params(state: &clap::Command) -> Vec<Param> {
+    let actions: Vec<String> = state
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    let path_help = state
+        .find_subcommand("forget")
+        .and_then(|f| f.get_arguments().find(|a| a.get_id() == "path"))
+        .and_then(|a| a.get_help())
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    vec![
+        Param {
+            id: "action".into(),
+            key: "action".into(),
+            long: None,
+            kind: Kind::Choice(actions),
+            many: false,
+            required: false,
+            subcommand: true,
+            help: "show lists the session's baselines; forget drops the one of `path`; clear drops them all.".into(),
+            default: Some("show".into()),
+            shown: true,
+            names: vec!["action".into()],
+        },
+        Param {
+            id: "path".into(),
+            key: "path".into(),
+            long: None,
+            kind: Kind::Text,
+            many: false,
+            required: false,
+            subcommand: false,
+            help: format!("{path_help} (with action forget)"),
+            default: None,
+            shown: true,
+            names: vec!["path".into(), "file-path".into()],
+        },
+    ]
 }
 
 /// The JSON type of an argument that takes a value: from its value parser.

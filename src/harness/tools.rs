@@ -1,5 +1,5 @@
 //! `quill tools --format openai|anthropic|json`: the function-calling definitions of read,
-//! write, edit, apply, glob, grep, transfer, undo and rm — a name (`quill_read`, …), a paragraph written
+//! write, edit, apply, glob, grep, transfer, undo, rm and state — a name (`quill_read`, …), a paragraph written
 //! for a model, and an argument JSON Schema generated from the clap definitions
 //! (`cli::canonical()`, through `harness::params`), so a property is a flag or positional of
 //! the command, typed by its action and value parser, described by its help line. Keys are
@@ -171,6 +171,9 @@ pub(crate) fn description(op: &str) -> &'static str {
         }
         "rm" => {
             "Delete one file that was read in this session with quill_read and is unchanged since; quill_undo brings it back. A directory or a symbolic link is refused. `dryRun` shows the deletion as a diff and removes nothing. Errors that need action: not_read — call quill_read on the file first; stale — the file changed since it was read: quill_read it again and decide whether it should still go; is_directory — rm deletes files only; symlink — name the link's target. Examples: {\"path\": \"src/old.rs\"}, {\"path\": \"src/old.rs\", \"dryRun\": true}."
+        }
+        "state" => {
+            "Show what this session has read: every file with a baseline (path, SHA-256 prefix, when it was read, whether every line was shown), so you know which files quill_write, quill_edit, quill_apply and quill_rm will accept without a new quill_read. `action` forget drops the baseline of `path` (a later change of it then needs a new read); clear drops them all; `allSessions` lists the sessions instead. Nothing here changes a file. Examples: {}, {\"action\": \"forget\", \"path\": \"src/lib.rs\"}."
         }
         _ => "",
     }

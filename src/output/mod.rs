@@ -40,6 +40,9 @@ pub(crate) struct OutputConfig {
     pub cwd: PathBuf,
     /// Stdout is a terminal (a person reads it, not a script).
     pub stdout_is_terminal: bool,
+    /// A run inside `quill mcp`: the answer is held whole and returned, never streamed to
+    /// stdout (which carries the protocol).
+    pub embedded: bool,
 }
 
 /// How text output names a file, as rg and fd do: below (or at) a path argument, as typed
@@ -144,20 +147,13 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
                 None => unreachable!("a streamed grep object starts with its matches"),
             },
             Ok(bytes) => write_stdout(|w| w.write_all(&bytes)),
-            Err(e) => {
-                // Never a silent or partial object: say what could not be encoded.
-                let err = Error::Io {
-                    path: PathBuf::from("<stdout>"),
-                    op: "encode the result as JSON for",
-                    source: io::Error::other(e),
-                };
-                return emit_error(cfg, Some(op), &err, warnings);
-            }
+            Err(e) => return emit_error(cfg, Some(op), &not_encoded(e), warnings),
         },
         (_, Format::Text) => {
             print_warnings(warnings);
             let palette = palette::Palette::new(cfg.color);
-            write_stdout(|w| text::render(w, cfg, report, &palette))
+            let mut err = io::stderr();
+            write_stdout(|w| text::render(w, &mut err, cfg, report, &palette))
         }
     };
     match result {
@@ -167,6 +163,16 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
             eprintln!("quill: cannot write output: {e}");
             exit::SYSTEM
         }
+    }
+}
+
+/// A result that could not be encoded: never a silent or partial object, but an error that
+/// says so.
+fn not_encoded(e: serde_json::Error) -> Error {
+    Error::Io {
+        path: PathBuf::from("<stdout>"),
+        op: "encode the result as JSON for",
+        source: io::Error::other(e),
     }
 }
 
@@ -207,13 +213,19 @@ pub(crate) fn emit_error(
         Format::Json => print_json_error(op, err, warnings),
         Format::Text => {
             print_warnings(warnings);
-            text::render_error(err, &palette::Palette::new(cfg.color_stderr));
+            let palette = palette::Palette::new(cfg.color_stderr);
+            text::render_error(&mut io::stderr().lock(), err, &palette);
         }
     }
     err.exit_code()
 }
 
 pub(crate) fn print_json_error(op: Option<&str>, err: &Error, warnings: &[Warning]) {
+    let _ = write_stdout(|w| w.write_all(&error_json(op, err, warnings)));
+}
+
+/// The failure object of `err` and its newline.
+fn error_json(op: Option<&str>, err: &Error, warnings: &[Warning]) -> Vec<u8> {
     let failure = Failure {
         ok: false,
         op,
@@ -226,13 +238,70 @@ pub(crate) fn print_json_error(op: Option<&str>, err: &Error, warnings: &[Warnin
     };
     // An error object holds only strings, numbers and names (`crate::names`, which never
     // fail): it always encodes.
-    let _ = write_stdout(|w| {
-        serde_json::to_writer(&mut *w, &failure).map_err(|e| {
-            e.io_error_kind()
-                .map_or_else(|| io::Error::other(e), io::Error::from)
-        })?;
-        w.write_all(b"\n")
-    });
+    let mut out = serde_json::to_vec(&failure).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// One answer held whole, as `quill mcp` returns it: the JSON object `--json` prints, and the
+/// text a terminal shows without color (the warnings, then the result or the error).
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) struct Captured {
+    /// The JSON object, with its newline.
+    pub json: Vec<u8>,
+    pub text: Vec<u8>,
+    pub ok: bool,
+}
+
+/// A call refused before it ran (its arguments do not fit the tool), held whole.
+pub(crate) fn capture_refusal(op: &str, e: Error) -> Captured {
+    let cfg = OutputConfig {
+        format: Format::Json,
+        color: false,
+        color_stderr: false,
+        cwd: PathBuf::from("/"),
+        stdout_is_terminal: false,
+        embedded: true,
+    };
+    capture(&cfg, Some(op), &Err(e), &[])
+}
+
+/// Render an answer whole in both forms (`cfg`'s format is not consulted; no color).
+pub(crate) fn capture(
+    cfg: &OutputConfig,
+    op: Option<&str>,
+    result: &Result<Report, Error>,
+    warnings: &[Warning],
+) -> Captured {
+    let plain = palette::Palette::new(false);
+    let mut text = Vec::new();
+    for w in warnings {
+        let _ = writeln!(text, "quill: warning: {}", w.message);
+    }
+    let failed = |e: &Error, mut text: Vec<u8>| {
+        text::render_error(&mut text, e, &plain);
+        Captured {
+            json: error_json(op, e, warnings),
+            text,
+            ok: false,
+        }
+    };
+    match result {
+        Ok(report) => match success_json(op.unwrap_or_default(), report, warnings) {
+            Ok(json) => {
+                let mut missing = Vec::new();
+                let _ = text::render(&mut text, &mut missing, cfg, report, &plain);
+                text.extend_from_slice(&missing);
+                Captured {
+                    json,
+                    text,
+                    ok: true,
+                }
+            }
+            Err(e) => failed(&not_encoded(e), text),
+        },
+        Err(e) => failed(e, text),
+    }
 }
 
 fn print_warnings(warnings: &[Warning]) {

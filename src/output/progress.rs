@@ -3,8 +3,10 @@
 //! (Ctrl-C included) so an error stands alone; JSON lines for harnesses (`--progress json`:
 //! `{"event":"progress","bytes":N,"total":N}`, at most every 64 MiB or 200 ms, and the final
 //! line — the only one with `bytes == total` for a file that did not change — once the copy
-//! is complete), or nothing. Stdout is never touched: it carries the one result object. A failed
-//! write to stderr is ignored — progress is never worth failing a transfer for.
+//! is complete), or nothing. Inside `quill mcp` the same events, throttled the same way, go to
+//! the run's `ProgressSink` instead (the client's progress notifications). Stdout is never
+//! touched: it carries the one result object. A failed write to stderr is ignored — progress
+//! is never worth failing a transfer for.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -13,6 +15,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::ProgressMode;
 use crate::report::transfer::ProgressEvent;
+
+/// Progress of a long copy for a caller that is not a terminal (`quill mcp`): bytes written
+/// so far and the total.
+pub(crate) type ProgressSink = std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>;
 
 /// Files smaller than this get no bar in `auto` mode (they finish before one is useful).
 pub(crate) const BAR_THRESHOLD: u64 = 8 * 1024 * 1024;
@@ -30,11 +36,14 @@ pub(crate) enum Progress {
         done: u64,
         last_bytes: u64,
         last_at: Instant,
+        /// Where the events go: JSON lines on stderr when `None`.
+        sink: Option<ProgressSink>,
     },
 }
 
 impl Progress {
-    /// Choose the sink: `auto` draws a bar only when stderr is a terminal and the file is large;
+    /// Choose the sink: a run's `sink` (`quill mcp`) takes the events unless `mode` is
+    /// `none`; else `auto` draws a bar only when stderr is a terminal and the file is large;
     /// the bar is labeled `label` (the file's name) and colored when `color`.
     pub(crate) fn new(
         mode: ProgressMode,
@@ -42,9 +51,17 @@ impl Progress {
         stderr_is_terminal: bool,
         label: &str,
         color: bool,
+        sink: Option<&ProgressSink>,
     ) -> Progress {
         match mode {
             ProgressMode::None => Progress::None,
+            _ if sink.is_some() => Progress::Json {
+                total,
+                done: 0,
+                last_bytes: 0,
+                last_at: Instant::now(),
+                sink: sink.cloned(),
+            },
             ProgressMode::Auto if !stderr_is_terminal || total < BAR_THRESHOLD => Progress::None,
             ProgressMode::Auto => {
                 let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -65,6 +82,7 @@ impl Progress {
                 done: 0,
                 last_bytes: 0,
                 last_at: Instant::now(),
+                sink: None,
             },
         }
     }
@@ -79,13 +97,14 @@ impl Progress {
                 done,
                 last_bytes,
                 last_at,
+                sink,
             } => {
                 *done += bytes;
                 // The line with everything is `finish`'s, once the copy is complete.
                 if *done < *total
                     && (*done - *last_bytes >= JSON_EVERY_BYTES || last_at.elapsed() >= JSON_EVERY)
                 {
-                    json_line(*done, *total);
+                    event(sink.as_ref(), *done, *total);
                     *last_bytes = *done;
                     *last_at = Instant::now();
                 }
@@ -99,7 +118,9 @@ impl Progress {
         match self {
             Progress::None => {}
             Progress::Bar(bar) => bar.finish_and_clear(),
-            Progress::Json { total, done, .. } => json_line(*done, *total),
+            Progress::Json {
+                total, done, sink, ..
+            } => event(sink.as_ref(), *done, *total),
         }
         *self = Progress::None;
     }
@@ -124,7 +145,10 @@ impl Drop for Progress {
     }
 }
 
-fn json_line(bytes: u64, total: u64) {
+fn event(sink: Option<&ProgressSink>, bytes: u64, total: u64) {
+    if let Some(sink) = sink {
+        return sink(bytes, total);
+    }
     let event = ProgressEvent {
         event: "progress",
         bytes,

@@ -14,8 +14,11 @@ use crate::report::{
     TransferReport,
 };
 
+/// A report as text: the result on `w` (stdout), the errors of missing grep PATHs on `e`
+/// (stderr).
 pub(crate) fn render(
     w: &mut dyn Write,
+    e: &mut dyn Write,
     cfg: &OutputConfig,
     report: &Report,
     p: &Palette,
@@ -34,8 +37,8 @@ pub(crate) fn render(
             {
                 w.flush()?;
                 let p = Palette::new(cfg.color_stderr);
-                for e in &s.missing {
-                    render_error(e, &p);
+                for err in &s.missing {
+                    render_error(e, err, &p);
                 }
             }
             Ok(())
@@ -344,9 +347,9 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
     Ok(())
 }
 
-/// An error on stderr: `quill: error: MESSAGE`, extra detail for edit misses, then the hint.
-pub(crate) fn render_error(err: &Error, p: &Palette) {
-    let mut e = io::stderr().lock();
+/// An error as stderr shows it: `quill: error: MESSAGE`, extra detail for edit misses, then
+/// the hint.
+pub(crate) fn render_error(e: &mut dyn Write, err: &Error, p: &Palette) {
     let _ = writeln!(e, "{}quill: error{}: {err}", p.red, p.reset);
     if let Error::Usage { detail, .. } = err
         && let Some(usage) = &detail.usage

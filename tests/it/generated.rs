@@ -61,6 +61,7 @@ fn man_pages_are_fresh() {
         "state",
         "tools",
         "call",
+        "mcp",
         "guide",
         "completions",
         "man",

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use crate::util::*;
 
-const TOOLS: [&str; 9] = [
-    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm",
+const TOOLS: [&str; 10] = [
+    "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm", "state",
 ];
 
 /// The flags `--help` lists that a tool's schema leaves out on purpose: text output only,
@@ -178,6 +178,11 @@ fn help_names(env: &TestEnv, op: &str) -> Vec<String> {
                         names.push(name);
                     }
                 }
+            }
+            // A subcommand's own subcommands (state's show, forget PATH, clear) are its
+            // `action`, and forget's PATH its `path`.
+            "Commands:" if !names.contains(&"action".to_string()) => {
+                names.extend(["action".to_string(), "path".to_string()]);
             }
             _ => {}
         }

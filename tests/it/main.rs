@@ -24,6 +24,8 @@ mod harness;
 mod input_waits;
 mod lines;
 mod listing;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod misses;
 mod missing;
 mod mistakes;

@@ -31,6 +31,7 @@ fn page(rel: &str) -> String {
 fn page_of(command: &str) -> String {
     match command {
         "schema" | "tools" | "call" | "guide" => "docs/harness.md".into(),
+        "mcp" => "docs/mcp.md".into(),
         c => format!("docs/commands/{c}.md"),
     }
 }

@@ -63,7 +63,7 @@ impl ApplyArgs {
         }
         const OP: &str = "read the patch from";
         let input = if self.patch.as_os_str() == "-" {
-            Input::stdin()
+            Input::stdin(&s.origin)
         } else {
             Input::open_in(s.root.as_ref(), &s.cwd, &self.patch, OP)?
         };

@@ -379,7 +379,7 @@ fn gather(s: &Settings, args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
     if let Some(file) = &args.edits {
         const OP: &str = "read the edits from";
         let input = if file.as_os_str() == "-" {
-            Input::stdin()
+            Input::stdin(&s.origin)
         } else {
             Input::open_in(s.root.as_ref(), &s.cwd, file, OP)?
         };

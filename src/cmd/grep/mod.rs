@@ -139,7 +139,7 @@ impl GrepArgs {
         } else if args.count {
             args.mode = GrepMode::Count;
         }
-        let matcher = build_matcher(&patterns, &args)?;
+        let matcher = build_matcher(&patterns, &args, &s.origin.argv)?;
         let overrides = overrides(s, &args.globs)?;
         let types = types(&args.types, &args.types_not)?;
         let limit = s.limit(args.limit, args.all, 200);
@@ -153,11 +153,7 @@ impl GrepArgs {
         let after = args.after_context.or(args.context).unwrap_or(0);
         let content = args.mode == GrepMode::Content;
         let heading = !args.no_filename
-            && (args.heading
-                || (!args.no_heading && {
-                    use std::io::IsTerminal;
-                    std::io::stdout().is_terminal()
-                }));
+            && (args.heading || (!args.no_heading && s.output.stdout_is_terminal));
         let view = View {
             heading,
             line_numbers: !args.no_line_number,
@@ -168,8 +164,10 @@ impl GrepArgs {
         let text = s.output.format == Format::Text;
         // The whole answer streams: the worker threads render each file's output while they
         // search. A page that may start or end inside a file keeps the lines instead; JSON
-        // files and counts are small and stored.
-        let render = match (limit == 0 && args.offset == 0, text) {
+        // files and counts are small and stored. Inside `quill mcp` the answer is one message,
+        // held whole.
+        let whole = limit == 0 && args.offset == 0 && !s.output.embedded;
+        let render = match (whole, text) {
             (true, true) => Render::Text(GrepPrinter::new(
                 view,
                 s.output.color,
@@ -379,7 +377,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
             overrides: selection.0,
             types: selection.1,
         };
-        let argv = crate::call::argv();
+        let argv = s.origin.argv.clone();
         let line = crate::why::Line {
             cwd: &s.cwd,
             argv: &argv,
@@ -533,7 +531,11 @@ fn type_list() -> Report {
 
 /// The regex matcher, configured like rg's (several `-e` patterns: any of them); a bad
 /// pattern names its position.
-fn build_matcher(patterns: &[String], args: &GrepArgs) -> Result<RegexMatcher> {
+fn build_matcher(
+    patterns: &[String],
+    args: &GrepArgs,
+    argv: &[std::ffi::OsString],
+) -> Result<RegexMatcher> {
     let mut b = RegexMatcherBuilder::new();
     b.case_insensitive(args.ignore_case)
         .case_smart(args.smart_case && !args.ignore_case)
@@ -549,7 +551,7 @@ fn build_matcher(patterns: &[String], args: &GrepArgs) -> Result<RegexMatcher> {
     b.build_many(patterns).map_err(|e| {
         if !args.multiline && first_line(&e).contains(r#""\n""#) {
             // A line break, typed or as `\n`: -F does not help, -U does.
-            let fix = match crate::call::with_flags(&crate::call::argv(), &["-U"]) {
+            let fix = match crate::call::with_flags(argv, &["-U"]) {
                 Some(call) => format!("add -U to let a match span lines: `{call}`"),
                 None => "add -U (--multiline) to let a match span lines".into(),
             };
@@ -685,7 +687,7 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
     let typed_any = !paths.is_empty();
     let paths = if !paths.is_empty() {
         paths
-    } else if !crate::input::stdin_taken() && grep_cli::is_readable_stdin() {
+    } else if !s.origin.stdin_taken() && grep_cli::is_readable_stdin() {
         t.stdin = true;
         return Ok(t);
     } else {
