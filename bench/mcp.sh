@@ -27,7 +27,7 @@ cat > client.py <<'PY'
 import json, subprocess, sys, time
 q, n = sys.argv[1], int(sys.argv[2])
 p = subprocess.Popen([q, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                     stderr=subprocess.DEVNULL, bufsize=0)
+                     stderr=subprocess.DEVNULL)
 rid = 0
 def rpc(method, params=None, notify=False):
     global rid
@@ -38,6 +38,7 @@ def rpc(method, params=None, notify=False):
         rid += 1
         msg["id"] = rid
     p.stdin.write((json.dumps(msg) + "\n").encode())
+    p.stdin.flush()
     if notify:
         return None
     line = p.stdout.readline()
@@ -56,15 +57,22 @@ def timed(name, args_of):
         ms.append((time.perf_counter() - t) * 1e3)
     ms.sort()
     return ms[len(ms) // 2], ms[0]
+def rss_kib():
+    for line in open(f"/proc/{p.pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+rpc("tools/call", {"name": "quill_read", "arguments": {"path": "f.txt"}})
+rss_first = rss_kib()
 read = timed("quill_read", lambda i: {"path": "f.txt"})
 edit = timed("quill_edit", lambda i: {"path": "f.txt", "old": "line 50 of" if i % 2 == 0 else "LINE 50 of",
                                       "new": "LINE 50 of" if i % 2 == 0 else "line 50 of"})
+rss_last = rss_kib()
 p.stdin.close()
 p.wait()
-print(f"{read[0]:.3f} {read[1]:.3f} {edit[0]:.3f} {edit[1]:.3f}")
+print(f"{read[0]:.3f} {read[1]:.3f} {edit[0]:.3f} {edit[1]:.3f} {rss_first} {rss_last}")
 PY
 "$Q" read f.txt >/dev/null
-read -r mcp_read mcp_read_min mcp_edit mcp_edit_min < <(python3 client.py "$Q" "$N")
+read -r mcp_read mcp_read_min mcp_edit mcp_edit_min rss_first rss_last < <(python3 client.py "$Q" "$N")
 "$Q" read f.txt >/dev/null
 proc_read=$(bench_measure -n "$N" -w 5 "$Q --json read f.txt")
 proc_edit=$(bench_measure -n "$N" -w 5 "$Q --json edit f.txt --old 'line 50 of' --new 'LINE 50 of'" \
@@ -81,6 +89,7 @@ echo "| call | over MCP, median (min) | one process per call, median (min) | low
 echo "|---|---|---|---|---|"
 echo "| read, 100 lines | ${mcp_read} ms (${mcp_read_min}) | $(bench_ms "$(bench_field "$proc_read" wall)") ($(bench_ms "$(bench_field "$proc_read" wall_min)")) | $(lower "$(bench_field "$proc_read" wall)" "$mcp_read")x | >= 5x |"
 echo "| edit, one line | ${mcp_edit} ms (${mcp_edit_min}) | $(bench_ms "$(bench_field "$proc_edit" wall)") ($(bench_ms "$(bench_field "$proc_edit" wall_min)")) | $(lower "$(bench_field "$proc_edit" wall)" "$mcp_edit")x | >= 5x |"
+echo "server RSS after its first call: $(bench_mib "$rss_first"); after $((2 * N + 1)) calls: $(bench_mib "$rss_last")"
 echo
 echo "the CLI with and without the mcp feature (quill read of a 100-line file, $N runs)"
 bench_header

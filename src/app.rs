@@ -76,7 +76,15 @@ pub(crate) fn answer(
     origin: Origin,
     own: impl FnOnce(&Cli) -> Option<u8>,
 ) -> std::result::Result<Answer, u8> {
-    let mut command = cli::command();
+    let embedded = origin.embedded;
+    // A server's calls on this thread parse with one built command (building and freeing
+    // clap's hundreds of arguments was most of a call's CPU time).
+    let mut command = match embedded {
+        true => BUILT
+            .with(|b| b.borrow_mut().take())
+            .unwrap_or_else(cli::command),
+        false => cli::command(),
+    };
     let args = drift::path_flag_as_positional(args, &command);
     let parsed = command.try_get_matches_from_mut(&args).and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
@@ -95,11 +103,17 @@ pub(crate) fn answer(
     };
     // A typed command ends with this answer: clap's command goes with the process's memory,
     // unfreed (freeing its hundreds of arguments cost ~3% of an edit's user time). A run
-    // inside `quill mcp` frees it: the server goes on.
-    if !answer.output.embedded {
-        std::mem::forget(command);
+    // inside `quill mcp` keeps it for the thread's next call.
+    match embedded {
+        true => BUILT.with(|b| *b.borrow_mut() = Some(command)),
+        false => std::mem::forget(command),
     }
     Ok(answer)
+}
+
+thread_local! {
+    /// The command line parser a `quill mcp` call on this thread used last.
+    static BUILT: std::cell::RefCell<Option<clap::Command>> = const { std::cell::RefCell::new(None) };
 }
 
 /// One tool call of `quill mcp`: its command line run to the answer, held whole in both forms

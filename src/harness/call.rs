@@ -23,7 +23,7 @@ use std::io::IsTerminal;
 
 use serde_json::{Map, Value};
 
-use super::{Kind, Param, TOOLS, normalize, op_of, params};
+use super::{Kind, Param, TOOLS, normalize, op_of};
 use crate::cli::{self, GlobalArgs};
 use crate::error::{Error, UsageDetail};
 use crate::input::Input;
@@ -272,13 +272,12 @@ fn nearest_tool(name: &str) -> Option<String> {
 
 /// The words of a tool's arguments.
 pub(crate) fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<Words, Error> {
-    let cmd = cli::command();
-    let params = params(&cmd, op);
+    let params = super::tool_params(op);
     let mut given: Vec<(&Param, &str, &Value)> = Vec::new();
     for (key, value) in arguments {
         let name = normalize(key);
         let Some(p) = params.iter().find(|p| p.names.contains(&name)) else {
-            return Err(unknown_key(&cmd, op, key, &params));
+            return Err(unknown_key(&cli::command(), op, key, params));
         };
         if let Some((_, first, _)) = given.iter().find(|(q, _, _)| q.id == p.id) {
             return Err(Error::usage_fix(

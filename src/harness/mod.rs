@@ -46,6 +46,20 @@ pub(crate) fn op_of(name: &str) -> Option<&'static str> {
     TOOLS.into_iter().find(|op| *op == bare)
 }
 
+/// The params of tool `op` (one of `TOOLS`), made once per process from the CLI definition:
+/// `quill mcp` answers many calls with them.
+pub(crate) fn tool_params(op: &str) -> &'static [Param] {
+    static ALL: std::sync::OnceLock<Vec<Vec<Param>>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let cmd = crate::cli::command();
+        TOOLS.iter().map(|op| params(&cmd, op)).collect()
+    });
+    TOOLS
+        .iter()
+        .position(|t| *t == op)
+        .map_or(&[], |i| all[i].as_slice())
+}
+
 /// The JSON type of one value of an argument.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Kind {

@@ -659,3 +659,35 @@ fn sigterm_ends_the_server_by_the_signal() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{status}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grep_without_paths_searches_the_directory_not_the_protocol() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "fn main() {}\n");
+    let s = connect(&env, &[], Client::default()).await;
+    // stdin carries the protocol: a grep with no path searches the working directory, as a
+    // typed `quill grep` with a terminal for stdin would.
+    let a = call(&s, "quill_grep", json!({"pattern": "fn main"})).await;
+    a.ok();
+    assert_eq!(
+        a.json["matches"][0]["path"],
+        env.path("src/a.rs").to_str().unwrap()
+    );
+    assert_eq!(a.text, "src/a.rs:1:fn main() {}");
+    // limit 0 answers whole (never streamed onto the protocol's stdout).
+    let a = call(&s, "quill_grep", json!({"pattern": "main", "limit": 0})).await;
+    assert_eq!(a.ok().json["total"], 1);
+    let a = call(
+        &s,
+        "quill_glob",
+        json!({"pattern": "**/*.rs", "limit": 0, "sort": "path"}),
+    )
+    .await;
+    assert_eq!(
+        a.ok().json["files"][0],
+        env.path("src/a.rs").to_str().unwrap()
+    );
+    // The server still answers: nothing it read was taken for a search.
+    call(&s, "quill_state", json!({})).await.ok();
+    s.cancel().await.unwrap();
+}
