@@ -557,107 +557,144 @@ async fn the_clients_root_confines_unless_root_is_given() {
     s.cancel().await.unwrap();
 }
 
-/// The server without a client library: raw lines in, raw lines out.
+/// `quill mcp` without a client library: raw lines in, raw lines out.
+struct Raw {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Raw {
+    fn start(env: &TestEnv) -> Raw {
+        let mut child = Command::new(BIN)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("QUILL_STATE_DIR", &env.state)
+            .current_dir(&env.dir)
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Raw {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn answer(&mut self) -> Value {
+        serde_json::from_str(&self.lines.next().unwrap().unwrap()).unwrap()
+    }
+
+    fn initialize(&mut self) {
+        self.send(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        );
+        assert_eq!(self.answer()["result"]["serverInfo"]["name"], "quill");
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    }
+
+    /// The exit status, within 10 s; then its log.
+    fn exit(mut self, what: &str) -> (std::process::ExitStatus, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "quill mcp did not stop: {what}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut log = String::new();
+        let mut stderr = self.child.stderr.take().unwrap();
+        std::io::Read::read_to_string(&mut stderr, &mut log).unwrap();
+        (status, log)
+    }
+}
+
 #[test]
 fn malformed_requests_are_json_rpc_errors_and_eof_ends_the_server() {
     let env = TestEnv::new();
-    let mut child = Command::new(BIN)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("QUILL_STATE_DIR", &env.state)
-        .current_dir(&env.dir)
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut send = |v: &str| {
-        stdin.write_all(v.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    };
-    send(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
-    );
-    let init: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    assert_eq!(init["result"]["serverInfo"]["name"], "quill");
-    send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    send("this is not json");
-    send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#);
-    let e: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    assert_eq!(e["id"], 2);
-    assert_eq!(e["error"]["code"], -32601);
-    send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#);
-    let e: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let mut s = Raw::start(&env);
+    s.initialize();
+    s.send("this is not json");
+    s.send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#);
+    let e = s.answer();
     assert_eq!(
-        (e["id"].clone(), e["error"]["code"].clone()),
-        (json!(3), json!(-32602))
-    );
-    send(
-        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"quill_read","arguments":"nope"}}"#,
-    );
-    let e: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    assert_eq!(e["id"], 4);
-    assert!(
-        e["error"].is_object() || e["result"]["isError"] == true,
+        (&e["id"], &e["error"]["code"]),
+        (&json!(2), &json!(-32601)),
         "{e}"
     );
-    send(
+    s.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#);
+    let e = s.answer();
+    assert_eq!(
+        (&e["id"], &e["error"]["code"]),
+        (&json!(3), &json!(-32602)),
+        "{e}"
+    );
+    s.send(
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"quill_read","arguments":"nope"}}"#,
+    );
+    let e = s.answer();
+    assert_eq!(
+        (&e["id"], &e["error"]["code"]),
+        (&json!(4), &json!(-32602)),
+        "{e}"
+    );
+    s.send(r#"[1, 2]"#);
+    assert_eq!(s.answer()["error"]["code"], -32600);
+    s.send(
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"quill_glob","arguments":{"pattern":"*"}}}"#,
     );
-    let r: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let r = s.answer();
     assert_eq!(r["id"], 5);
     assert_eq!(r["result"]["structuredContent"]["ok"], true, "{r}");
     // stdin closes: the server exits by itself, successfully.
-    drop(stdin);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "quill mcp did not exit when stdin closed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (status, log) = s.exit("stdin closed");
     assert!(status.success(), "{status}");
-    let mut log = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
     assert!(log.contains("session 'mcp-"), "{log}");
     assert!(log.contains("not confined"), "{log}");
 }
 
 #[test]
-fn sigterm_ends_the_server_by_the_signal() {
-    let env = TestEnv::new();
-    let mut child = Command::new(BIN)
-        .env("QUILL_STATE_DIR", &env.state)
-        .current_dir(&env.dir)
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "quill mcp did not stop on SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+fn sigterm_abandons_the_calls_in_flight_and_ends_the_server_by_the_signal() {
     use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    // Before any client: it stops all the same.
+    let s = Raw::start(&env);
+    std::thread::sleep(Duration::from_millis(300));
+    unsafe { libc::kill(s.child.id() as i32, libc::SIGTERM) };
+    let (status, _) = s.exit("SIGTERM before initialize");
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{status}");
+    // During a long copy: the copy is abandoned, its temporary file removed.
+    std::fs::File::create(env.path("big.bin"))
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    std::fs::create_dir(env.path("out")).unwrap();
+    let mut s = Raw::start(&env);
+    s.initialize();
+    s.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quill_transfer","arguments":{"source":"big.bin","destination":"out/"},"_meta":{"progressToken":"t"}}}"#,
+    );
+    let note = s.answer();
+    assert_eq!(note["method"], "notifications/progress", "{note}");
+    unsafe { libc::kill(s.child.id() as i32, libc::SIGTERM) };
+    let (status, _) = s.exit("SIGTERM during a transfer");
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status}");
+    assert_eq!(temporaries(&env.path("out")), Vec::<String>::new());
+    assert!(!env.path("out/big.bin").exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
