@@ -98,7 +98,7 @@ pick_version() {
 # The package names in PKG=VERSION's Depends that match REGEX.
 deps_matching() {
   timeout 60 apt-cache show "$1" 2>/dev/null | grep -m1 '^Depends:' | sed 's/^Depends://' |
-    tr ',|' '\n\n' | awk '{print $1}' | grep -E "^($2)\$" || true
+    sed 's/[,|]/\n/g' | awk '{print $1}' | grep -E "^($2)\$" || true
 }
 newest_complete() {
   local d best=""
@@ -139,10 +139,10 @@ install_toolchain() {
   step_begin
   (cd "$dir/deb" && timeout "$apt_timeout" apt-get -q "${sandbox[@]}" download "${pkgs[@]}") >"$dir/download.log" 2>&1 ||
     { tail -20 "$dir/download.log" >&2; step_end "apt-get download (failed)"; return 1; }
-  local bytes
-  bytes=$(du -cb "$dir"/deb/*.deb | tail -1 | cut -f1)
-  step_end "apt-get download ($((bytes / 1048576)) MiB, $(ls "$dir"/deb/*.deb | wc -l) packages)"
-  ls "$dir/deb" >"$dir/packages.txt"
+  local bytes debs=("$dir"/deb/*.deb)
+  bytes=$(du -cb "${debs[@]}" | tail -1 | cut -f1)
+  step_end "apt-get download ($((bytes / 1048576)) MiB, ${#debs[@]} packages)"
+  printf '%s\n' "${debs[@]##*/}" >"$dir/packages.txt"
   echo "$bytes" >"$dir/download-bytes"
   step_begin
   for f in "$dir"/deb/*.deb; do
@@ -161,6 +161,10 @@ install_toolchain() {
   LD_LIBRARY_PATH=$dir/root/usr/lib/x86_64-linux-gnu "$dir/root/usr/bin/rustc" -V >/dev/null ||
     { echo "the unpacked rustc does not run" >&2; return 1; }
   date -u +%FT%TZ >"$dir/.complete"
+  # Older toolchains (about 900 MB each) are no longer needed.
+  for f in "$tc_base"/*/; do
+    [[ ${f%/} == "$dir" ]] || rm -rf "${f%/}"
+  done
 }
 
 setup_toolchain() {
