@@ -237,7 +237,7 @@ fn stage_all<'p>(
         .iter()
         .filter(|m| m.action != Action::Delete)
         .count();
-    let fsync_each = staging <= SYNCFS_ABOVE;
+    let fsync_each = staging <= SYNCFS_ABOVE || !crate::sys::SYNCFS;
     let mut staged = Vec::with_capacity(members.len());
     for (m, name) in members.iter().zip(names) {
         let Some(name) = name else {

@@ -42,6 +42,7 @@ pub(crate) mod settings;
 pub(crate) mod signals;
 pub mod sniff;
 pub mod state;
+pub(crate) mod sys;
 pub mod time;
 pub(crate) mod walk;
 pub(crate) mod warnings;

@@ -20,7 +20,7 @@ use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, ResolveFlags};
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
 use crate::error::{Error, Result};
@@ -119,7 +119,7 @@ impl Parent {
 
     /// The target's metadata, the final component not followed (None: it does not exist).
     pub(crate) fn stat(&self) -> Result<Option<Metadata>> {
-        let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let flags = crate::sys::PATH_ONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         match rustix::fs::openat(&self.dir, &self.name, flags, Mode::empty()) {
             Ok(fd) => fd_metadata(&fd)
                 .map(Some)
@@ -175,7 +175,7 @@ impl Parent {
             .union(OFlags::EXCL)
             .union(OFlags::NOFOLLOW)
             .union(OFlags::CLOEXEC);
-        rustix::fs::openat(&self.dir, name, flags, Mode::from_raw_mode(mode))
+        rustix::fs::openat(&self.dir, name, flags, Mode::from_raw_mode(mode as _))
             .map(File::from)
             .map_err(io::Error::from)
     }
@@ -257,14 +257,14 @@ impl Parent {
 
     /// fsync the directory, after a rename, link or unlink in it.
     pub(crate) fn sync(&self) -> io::Result<()> {
-        rustix::fs::fsync(&self.dir).map_err(io::Error::from)
+        crate::sys::durable_flush(&self.dir)
     }
 
     /// Make everything written to the directory's file system durable (`syncfs`): one call
     /// for a transaction's many staged files instead of an fsync each. (Linux reports the
     /// write-back errors of the file system since 5.8.)
     pub(crate) fn sync_fs(&self) -> io::Result<()> {
-        rustix::fs::syncfs(&self.dir).map_err(io::Error::from)
+        crate::sys::sync_filesystem(&self.dir)
     }
 
     /// The name of the target in its directory.
@@ -296,8 +296,7 @@ fn open_beneath(root: &Root, rel: &Path, dir: &Path, parents: Parents) -> Result
     } else {
         rel
     };
-    let flags = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-    match rustix::fs::openat2(&root_fd, rel_or_dot, DIR_FLAGS, Mode::empty(), flags) {
+    match crate::sys::open_beneath(&root_fd, rel_or_dot, DIR_FLAGS, Mode::empty()) {
         Ok(fd) => Ok(fd),
         Err(Errno::XDEV) => Err(outside(root, dir)),
         // A missing component: made one at a time (or refused) by the walk below.

@@ -17,7 +17,7 @@ use std::os::fd::OwnedFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags};
+use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
@@ -164,12 +164,6 @@ pub(crate) fn open_flagged(path: &Path, follow: bool) -> io::Result<File> {
         .map_err(io::Error::from)
 }
 
-/// How `openat2` resolves a path under `--root`: never above the root (`..`, absolute links,
-/// links that climb out all fail with `EXDEV`) and never through `/proc` magic links.
-pub(crate) fn resolve_flags() -> ResolveFlags {
-    ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS)
-}
-
 /// Layer 2 under a root: `openat2` of `rel` from the root directory. `None` when the kernel
 /// has no `openat2` (the caller then walks the path with `parent::open_file_walking`).
 pub(crate) fn open_beneath(root: &Root, rel: &Path, path: &Path) -> Result<Option<File>> {
@@ -179,7 +173,7 @@ pub(crate) fn open_beneath(root: &Root, rel: &Path, path: &Path) -> Result<Optio
     } else {
         rel
     };
-    match rustix::fs::openat2(&dir, rel, open_flags(false), Mode::empty(), resolve_flags()) {
+    match crate::sys::open_beneath(&dir, rel, open_flags(false), Mode::empty()) {
         Ok(fd) => Ok(Some(File::from(fd))),
         Err(rustix::io::Errno::XDEV) => Err(Error::OutsideRoot {
             requested: path.to_path_buf(),
@@ -640,8 +634,6 @@ mod tests {
 
     #[test]
     fn beneath_flags_and_magic_links() {
-        assert!(resolve_flags().contains(ResolveFlags::BENEATH));
-        assert!(resolve_flags().contains(ResolveFlags::NO_MAGICLINKS));
         // /proc/self/fd/N is a magic link: refused even below the root it is in.
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("f");

@@ -584,7 +584,7 @@ impl Visitor<'_> {
     fn mtime(&mut self, path: &Path) -> Option<(i64, i64)> {
         let (parent, name) = (path.parent()?, path.file_name()?);
         if self.dir.as_ref().is_none_or(|(d, _)| d != parent) {
-            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let flags = crate::sys::PATH_ONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
             self.dir = rustix::fs::open(parent, flags, Mode::empty())
                 .ok()
                 .map(|fd| (parent.to_path_buf(), fd));

@@ -596,22 +596,6 @@ fn rewind(mut file: File, path: &Path) -> Result<File> {
     Ok(file)
 }
 
-/// Ask the kernel to start writing `len` bytes at `offset` to disk now, without waiting
-/// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`). Only a hint: the fsync before publication is what
-/// makes the content durable, so a failure here is ignored.
-fn start_writeback(file: &File, offset: u64, len: u64) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: a plain syscall on a descriptor we own; no memory is passed.
-    unsafe {
-        libc::sync_file_range(
-            file.as_raw_fd(),
-            offset as libc::off64_t,
-            len as libc::off64_t,
-            libc::SYNC_FILE_RANGE_WRITE,
-        );
-    }
-}
-
 /// One message from the reader thread.
 enum Chunk {
     Data(Vec<u8>, usize),
@@ -700,7 +684,7 @@ fn write_all(
                 let _ = free.send(buf);
                 written += n as u64;
                 if written - flushed >= WRITEBACK_EVERY {
-                    start_writeback(out, flushed, written - flushed);
+                    crate::sys::start_writeback(out, flushed, written - flushed);
                     flushed = written;
                 }
                 progress.advance(n as u64);

@@ -60,9 +60,10 @@ impl<'a> History<'a> {
         }
     }
 
-    /// From here on blobs wait for `sync_batch` to be made durable.
+    /// From here on blobs wait for `sync_batch` to be made durable (where one call makes a
+    /// file system durable; elsewhere each blob is flushed as it is written).
     pub fn batch(&self) {
-        self.batch.set(true);
+        self.batch.set(crate::sys::SYNCFS);
     }
 
     /// Make every blob written since `batch` durable (one `syncfs` of the history's file
@@ -72,8 +73,7 @@ impl<'a> History<'a> {
         if !self.unsynced.replace(false) {
             return;
         }
-        let synced =
-            fs::File::open(&self.dir).and_then(|d| rustix::fs::syncfs(&d).map_err(io::Error::from));
+        let synced = fs::File::open(&self.dir).and_then(crate::sys::sync_filesystem);
         if let Err(e) = synced {
             self.warnings.push(WarningKind::UndoUnavailable, format!(
                 "cannot make the undo history durable ({e}); undo is not available for this change"
