@@ -81,13 +81,18 @@ async fn connect(env: &TestEnv, flags: &[&str], client: Client) -> Session {
     client.serve(transport).await.expect("initialize quill mcp")
 }
 
-/// Call `tool` with `arguments`; the answer's JSON is checked against the schema.
-async fn call(s: &Session, tool: &str, arguments: Value) -> Answer {
+/// The request of a call of `tool` with `arguments` (a JSON object).
+fn request(tool: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(args) = arguments else {
         panic!("arguments must be an object")
     };
+    CallToolRequestParams::new(tool.to_string()).with_arguments(args)
+}
+
+/// Call `tool` with `arguments`; the answer's JSON is checked against the schema.
+async fn call(s: &Session, tool: &str, arguments: Value) -> Answer {
     let r = s
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .call_tool(request(tool, arguments))
         .await
         .unwrap_or_else(|e| panic!("{tool}: {e}"));
     Answer::of(tool, r)
@@ -376,14 +381,10 @@ async fn calls_on_one_connection_run_side_by_side() {
         .ok();
     // busy.txt's lock is held elsewhere: its edit waits, and a read of another file does not.
     let held = hold_lock(&env.lock_file(&env.path("busy.txt")));
-    let slow = s.call_tool(
-        CallToolRequestParams::new("quill_edit").with_arguments(
-            json!({"path": "busy.txt", "old": "x", "new": "z"})
-                .as_object()
-                .unwrap()
-                .clone(),
-        ),
-    );
+    let slow = s.call_tool(request(
+        "quill_edit",
+        json!({"path": "busy.txt", "old": "x", "new": "z"}),
+    ));
     let quick = async {
         tokio::time::sleep(Duration::from_millis(300)).await;
         let a = call(&s, "quill_read", json!({"path": "free.txt"})).await;
@@ -422,14 +423,10 @@ async fn a_cancelled_lock_wait_is_abandoned_at_once() {
     // The client gives up after 300 ms: rmcp sends notifications/cancelled.
     let r = tokio::time::timeout(
         Duration::from_millis(300),
-        s.call_tool(
-            CallToolRequestParams::new("quill_edit").with_arguments(
-                json!({"path": "a.txt", "old": "x", "new": "y"})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
-            ),
-        ),
+        s.call_tool(request(
+            "quill_edit",
+            json!({"path": "a.txt", "old": "x", "new": "y"}),
+        )),
     )
     .await;
     assert!(r.is_err(), "the call was to wait for the lock");
@@ -469,11 +466,9 @@ async fn a_cancelled_transfer_leaves_no_temporary_file_and_reports_progress() {
     let client = Client::default();
     let progress = Arc::clone(&client.progress);
     let s = connect(&env, &[], client).await;
-    let params = CallToolRequestParams::new("quill_transfer").with_arguments(
-        json!({"source": "big.bin", "destination": "out/"})
-            .as_object()
-            .unwrap()
-            .clone(),
+    let params = request(
+        "quill_transfer",
+        json!({"source": "big.bin", "destination": "out/"}),
     );
     let handle = s
         .send_cancellable_request(
