@@ -2,6 +2,7 @@
 # Side-by-side benchmark of `quill mcp` (the goals in the README's Benchmarks):
 #  1. latency per call over one MCP connection against one `quill` process per call, for a read
 #     (a 100-line file) and a one-line edit (toggled back and forth): goal >= 5x lower over MCP;
+#     then the server's memory over a soak of 24,000 more calls (it must level off);
 #  2. what the MCP code costs the plain CLI: `quill read` of a small file from the default
 #     build (with the `mcp` feature) against a build without it: goal < 0.3 ms difference.
 # The MCP side is driven by a small Python client speaking raw JSON-RPC over the pipe (no SDK):
@@ -67,6 +68,14 @@ read = timed("quill_read", lambda i: {"path": "f.txt"})
 edit = timed("quill_edit", lambda i: {"path": "f.txt", "old": "line 50 of" if i % 2 == 0 else "LINE 50 of",
                                       "new": "LINE 50 of" if i % 2 == 0 else "line 50 of"})
 rss_last = rss_kib()
+# A soak: 12 rounds of 1000 reads and 1000 greps; the server's memory must level off.
+soak = []
+for _ in range(12):
+    for i in range(1000):
+        rpc("tools/call", {"name": "quill_read", "arguments": {"path": "f.txt"}})
+        rpc("tools/call", {"name": "quill_grep", "arguments": {"pattern": "line 5", "paths": ["f.txt"]}})
+    soak.append(rss_kib())
+print(" ".join(str(k // 1024) for k in soak), file=open("soak.txt", "w"))
 p.stdin.close()
 p.wait()
 print(f"{read[0]:.3f} {read[1]:.3f} {edit[0]:.3f} {edit[1]:.3f} {rss_first} {rss_last}")
@@ -90,6 +99,7 @@ echo "|---|---|---|---|---|"
 echo "| read, 100 lines | ${mcp_read} ms (${mcp_read_min}) | $(bench_ms "$(bench_field "$proc_read" wall)") ($(bench_ms "$(bench_field "$proc_read" wall_min)")) | $(lower "$(bench_field "$proc_read" wall)" "$mcp_read")x | >= 5x |"
 echo "| edit, one line | ${mcp_edit} ms (${mcp_edit_min}) | $(bench_ms "$(bench_field "$proc_edit" wall)") ($(bench_ms "$(bench_field "$proc_edit" wall_min)")) | $(lower "$(bench_field "$proc_edit" wall)" "$mcp_edit")x | >= 5x |"
 echo "server RSS after its first call: $(bench_mib "$rss_first"); after $((2 * N + 1)) calls: $(bench_mib "$rss_last")"
+echo "then after each 2,000 more calls (read, grep), MiB: $(cat soak.txt)"
 echo
 echo "the CLI with and without the mcp feature (quill read of a 100-line file, $N runs)"
 bench_header
