@@ -220,7 +220,6 @@ fn plain_output(format: Format) -> OutputConfig {
         color_stderr: false,
         cwd: PathBuf::from("/"),
         stdout_is_terminal: io::stdout().is_terminal(),
-        embedded: false,
     }
 }
 
@@ -349,13 +348,11 @@ fn run(cli: Cli, origin: Origin) -> Answer {
     let settings = match settings(&cli, origin) {
         Ok(s) => s,
         Err(e) => {
-            let mut output = plain_output(format_of(&cli).unwrap_or(Format::Text));
-            output.embedded = embedded;
             return Answer {
                 op: Some(op.into()),
                 result: Err(e),
                 warnings: Vec::new(),
-                output,
+                output: plain_output(format_of(&cli).unwrap_or(Format::Text)),
             };
         }
     };
@@ -561,7 +558,6 @@ fn settings(cli: &Cli, origin: Origin) -> Result<Settings> {
             color_stderr,
             cwd: cwd.clone(),
             stdout_is_terminal,
-            embedded: origin.embedded,
         },
         list_limit: list_limit()?,
         cwd,

@@ -125,7 +125,6 @@ pub(crate) fn for_tests(dir: &Path, root: bool) -> Settings {
             color_stderr: false,
             cwd: dir.to_path_buf(),
             stdout_is_terminal: false,
-            embedded: false,
         },
         stderr_is_terminal: false,
         list_limit: None,

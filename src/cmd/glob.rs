@@ -128,7 +128,7 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
         && req.offset == 0
         && req.sort != SortKey::Mtime
         && s.output.format == crate::output::Format::Text
-        && !s.output.embedded;
+        && !s.origin.embedded;
     let streamed = match streams {
         true => Some(stream(s, &req, &problems)),
         false => None,

@@ -40,9 +40,6 @@ pub(crate) struct OutputConfig {
     pub cwd: PathBuf,
     /// Stdout is a terminal (a person reads it, not a script).
     pub stdout_is_terminal: bool,
-    /// A run inside `quill mcp`: the answer is held whole and returned, never streamed to
-    /// stdout (which carries the protocol).
-    pub embedded: bool,
 }
 
 /// How text output names a file, as rg and fd do: below (or at) a path argument, as typed
@@ -261,7 +258,6 @@ pub(crate) fn capture_refusal(op: &str, e: Error) -> Captured {
         color_stderr: false,
         cwd: PathBuf::from("/"),
         stdout_is_terminal: false,
-        embedded: true,
     };
     capture(&cfg, Some(op), &Err(e), &[])
 }

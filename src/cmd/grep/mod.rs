@@ -166,7 +166,7 @@ impl GrepArgs {
         // search. A page that may start or end inside a file keeps the lines instead; JSON
         // files and counts are small and stored. Inside `quill mcp` the answer is one message,
         // held whole.
-        let whole = limit == 0 && args.offset == 0 && !s.output.embedded;
+        let whole = limit == 0 && args.offset == 0 && !s.origin.embedded;
         let render = match (whole, text) {
             (true, true) => Render::Text(GrepPrinter::new(
                 view,
