@@ -781,6 +781,9 @@ mod tests {
         recover(&s);
         assert_eq!(fs::read(dir.join("a")).unwrap(), b"old a\n");
         assert!(j.exists() && s.warnings.take().is_empty());
+        // Unlocked, not just closed: a child another test is spawning may hold a copy of the
+        // descriptor (and with it the lock) until it execs.
+        held.unlock().unwrap();
         drop(held);
         // A journal cut short by a crash while it was written (no marker): removed quietly.
         fs::write(&j, "{\"version\":1,").unwrap();

@@ -17,10 +17,18 @@ use sha2::{Digest, Sha256};
 use crate::checked;
 use crate::error::{Error, Result};
 
-/// A held lock; released when dropped (the file is closed).
+/// A held lock; released when dropped. The release is an explicit unlock, not just the close:
+/// a child another thread is starting holds a copy of the descriptor until it execs, and the
+/// lock would live as long as that copy.
 #[derive(Debug)]
 pub struct LockGuard {
-    _file: File,
+    file: File,
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
 }
 
 /// Take an exclusive lock on `lock_file`, waiting at most `timeout`. `subject` is what the
@@ -68,7 +76,7 @@ pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Re
     // at a fixed width, never truncated: on ext4 a truncate-to-zero forces a data flush at close
     // (auto_da_alloc), which cost milliseconds per lock.
     let _ = file.write_all_at(format!("{:<10}\n", std::process::id()).as_bytes(), 0);
-    Ok(LockGuard { _file: file })
+    Ok(LockGuard { file })
 }
 
 /// Extra flags of a lock file's open, those of every state file: a link planted at its name
