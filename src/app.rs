@@ -632,9 +632,6 @@ fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
     match env::var_os("HOME").filter(|v| !v.is_empty()) {
         Some(home) => PathBuf::from(home).join(".local/state/quill"),
         // No home: a per-user directory; `Store::ensure_dirs` refuses it unless we own it.
-        None => PathBuf::from(format!(
-            "/tmp/quill-state-{}",
-            rustix::process::geteuid().as_raw()
-        )),
+        None => crate::sys::homeless_state_dir(),
     }
 }

@@ -9,29 +9,27 @@
 //! directory's own check (owner, mode) stays with `state::Store`; `state` and `lock` open
 //! their files through here.
 
-use std::fs::{self, DirBuilder, File, Metadata, OpenOptions};
+use std::fs::{self, File, Metadata, OpenOptions};
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
-use rustix::fs::OFlags;
 use tempfile::NamedTempFile;
 
 use crate::error::{Error, Result, UNTRUSTED};
+use crate::sys::{self, FileTypeExt, MetadataExt};
 
-/// The extra open flags of every state file: a link at its name is never followed (`ELOOP`),
-/// a FIFO or device never blocks the open, and the descriptor is not inherited.
-pub(crate) fn flags() -> OFlags {
-    OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC
+/// Open options of every state file: a link at its name is never followed (`ELOOP`), a FIFO
+/// or device never blocks the open, the descriptor is not inherited, and a file it creates
+/// is the user's alone (0600).
+pub(crate) fn options() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    sys::no_follow(&mut o, 0o600);
+    o
 }
 
 /// Open the state file at `path` for reading and check it; `None` when there is none.
 pub(crate) fn open_read(path: &Path) -> Result<Option<File>> {
-    match OpenOptions::new()
-        .read(true)
-        .custom_flags(flags().bits() as i32)
-        .open(path)
-    {
+    match options().read(true).open(path) {
         Ok(file) => {
             check_file(&file, path)?;
             Ok(Some(file))
@@ -45,13 +43,7 @@ pub(crate) fn open_read(path: &Path) -> Result<Option<File>> {
 /// metadata; `None` when there is none. A file this user may not write (its mode) is opened
 /// for reading alone (`false`): it can still be replaced whole.
 pub(crate) fn open_append(path: &Path) -> Result<Option<(File, Metadata, bool)>> {
-    let open = |append: bool| {
-        OpenOptions::new()
-            .read(true)
-            .append(append)
-            .custom_flags(flags().bits() as i32)
-            .open(path)
-    };
+    let open = |append: bool| options().read(true).append(append).open(path);
     let (file, writable) = match open(true) {
         Ok(file) => (file, true),
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open(false) {
@@ -69,10 +61,10 @@ pub(crate) fn open_append(path: &Path) -> Result<Option<(File, Metadata, bool)>>
 /// A state file that failed to open: a symbolic link at its name (`ELOOP`) is refused as
 /// untrusted, anything else is named with its error.
 pub(crate) fn open_failed(path: &Path, e: io::Error) -> Error {
-    if e.raw_os_error() == Some(libc::ELOOP) {
+    if sys::is_link_error(&e) {
         return untrusted(path, "is a symbolic link");
     }
-    if e.raw_os_error() == Some(libc::ENXIO) {
+    if sys::is_no_reader_error(&e) {
         // O_WRONLY|O_NONBLOCK of a FIFO nobody reads.
         return untrusted(path, "is a FIFO, not a regular file");
     }
@@ -140,7 +132,7 @@ pub(crate) fn ensure_dir(path: &Path) -> Result<()> {
     if check_dir(path)? {
         return Ok(());
     }
-    match DirBuilder::new().mode(0o700).create(path) {
+    match sys::private_dir().create(path) {
         Ok(()) => {}
         // Created by another process a moment ago: checked below like any other.
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -168,17 +160,12 @@ pub(crate) fn temp_in(dir: &Path, prefix: &str) -> io::Result<NamedTempFile> {
         .prefix(prefix)
         .suffix(".tmp")
         .make_in(dir, |path| {
-            OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .custom_flags(flags().bits() as i32)
-                .open(path)
+            options().write(true).create_new(true).open(path)
         })
 }
 
 fn check_owner(meta: &Metadata, path: &Path) -> Result<()> {
-    let me = rustix::process::geteuid().as_raw();
+    let me = sys::euid();
     if meta.uid() != me {
         return Err(untrusted(
             path,
@@ -199,7 +186,7 @@ fn kind(meta: &Metadata) -> &'static str {
         "a FIFO"
     } else if t.is_socket() {
         "a socket"
-    } else if t.is_block_device() || t.is_char_device() {
+    } else if t.is_device().is_some() {
         "a device"
     } else if t.is_dir() {
         "a directory"
@@ -220,7 +207,7 @@ fn untrusted(path: &Path, what: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::symlink;
+    use crate::sys::testing::{self, symlink};
 
     fn message(e: Error) -> String {
         assert_eq!(e.kind(), "state_unavailable");
@@ -240,14 +227,7 @@ mod tests {
     fn a_fifo_a_link_and_a_hard_link_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo.json");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        testing::mkfifo(&fifo);
         let m = message(open_read(&fifo).unwrap_err());
         assert!(
             m.contains("is a FIFO, not a regular file") && m.contains(UNTRUSTED),
@@ -264,13 +244,11 @@ mod tests {
         let sub = dir.path().join("sub");
         fs::create_dir(&sub).unwrap();
         assert!(message(open_read(&sub).unwrap_err()).contains("is a directory"));
-        assert!(flags().contains(OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC));
     }
 
     #[test]
     fn a_file_is_opened_to_append_and_one_we_may_not_write_to_read() {
         use std::io::{Read, Write};
-        use std::os::unix::fs::{FileExt, PermissionsExt};
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("s.json");
         assert!(open_append(&f).unwrap().is_none(), "missing is none");
@@ -282,23 +260,16 @@ mod tests {
         assert_eq!(first, "one\n", "reads from the start");
         file.write_all(b"two\n").unwrap();
         let mut all = [0; 8];
-        file.read_exact_at(&mut all, 0).unwrap();
+        sys::read_exact_at(&file, &mut all, 0).unwrap();
         assert_eq!(&all, b"one\ntwo\n", "writes at the end");
         let fifo = dir.path().join("fifo.json");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        testing::mkfifo(&fifo);
         assert!(message(open_append(&fifo).unwrap_err()).contains("is a FIFO"));
         let link = dir.path().join("link.json");
         symlink(&f, &link).unwrap();
         assert!(message(open_append(&link).unwrap_err()).contains("is a symbolic link"));
-        if !rustix::process::geteuid().is_root() {
-            fs::set_permissions(&f, fs::Permissions::from_mode(0o400)).unwrap();
+        if !testing::is_root() {
+            testing::set_mode(&f, 0o400);
             let (_, _, writable) = open_append(&f).unwrap().unwrap();
             assert!(!writable);
         }
@@ -325,12 +296,11 @@ mod tests {
 
     #[test]
     fn temporary_files_are_new_and_private() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let t = temp_in(dir.path(), ".x-").unwrap();
         let name = t.path().file_name().unwrap().to_string_lossy().into_owned();
         assert!(name.starts_with(".x-") && name.ends_with(".tmp"), "{name}");
-        let mode = t.as_file().metadata().unwrap().permissions().mode();
+        let mode = t.as_file().metadata().unwrap().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
 }

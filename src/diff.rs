@@ -842,9 +842,8 @@ mod tests {
     /// both tools patch the file of exactly that name.
     #[test]
     fn a_name_that_is_not_utf8_is_quoted_and_applies() {
-        use std::os::unix::ffi::OsStrExt;
-        let path = Path::new(std::ffi::OsStr::from_bytes(
-            b"d\xfe/bad\xffname \xc3\xa9.txt",
+        let path = &std::path::PathBuf::from(crate::sys::os_string(
+            b"d\xfe/bad\xffname \xc3\xa9.txt".to_vec(),
         ));
         let target = PatchTarget {
             path,

@@ -1313,13 +1313,12 @@ pub(crate) mod tests {
     #[test]
     fn every_path_of_every_kind_keeps_its_bytes() {
         use base64::Engine;
-        use std::os::unix::ffi::OsStrExt;
-        let dir = Path::new(std::ffi::OsStr::from_bytes(b"/w/bad\xffdir"));
+        let dir = &PathBuf::from(crate::sys::os_string(b"/w/bad\xffdir".to_vec()));
         let decode = |v: &serde_json::Value| {
             let b = base64::engine::general_purpose::STANDARD
                 .decode(v.as_str().unwrap())
                 .unwrap();
-            PathBuf::from(std::ffi::OsStr::from_bytes(&b))
+            PathBuf::from(crate::sys::os_string(b))
         };
         let mut checked = 0;
         for e in every_kind(dir) {
@@ -1506,8 +1505,7 @@ pub(crate) mod tests {
     fn hints_quote_paths_for_the_shell() {
         assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
         assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
-        use std::os::unix::ffi::OsStrExt;
-        let bad = |b: &[u8]| shell_quote(Path::new(std::ffi::OsStr::from_bytes(b)));
+        let bad = |b: &[u8]| shell_quote(&PathBuf::from(crate::sys::os_string(b.to_vec())));
         assert_eq!(bad(b"/w/bad\xffname"), "$'/w/bad\\xffname'");
         assert_eq!(
             bad(b"/w/it's \\\xfe\tx\xc3\xa9"),

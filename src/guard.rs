@@ -4,9 +4,9 @@
 //! explicit `--expect-sha256`, publish, record the new baseline and the undo step, and render
 //! the diff into a `MutationReport`. The commands only decide *what* the new content is.
 
+use crate::sys::MetadataExt;
 use std::fs::Metadata;
 use std::io::Read;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::diff::{self, PatchTarget};

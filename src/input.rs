@@ -18,19 +18,16 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
-
-use rustix::event::{PollFd, PollFlags};
-use rustix::fs::OFlags;
 
 use crate::error::{Error, Result};
 use crate::paths::{self, Root};
 use crate::probe::{self, CHUNK};
 use crate::settings::Origin;
 use crate::signals;
+use crate::sys::{self, FileTypeExt, MetadataExt};
 
 /// How often a waiting reader looks at the signal flag.
 const TICK: Duration = Duration::from_millis(50);
@@ -199,7 +196,7 @@ impl Read for Input {
 fn pump(source: Source, tx: SyncSender<io::Result<Vec<u8>>>) {
     let mut reader: Box<dyn Read> = match source {
         Source::File(file) => Box::new(file),
-        Source::Fifo(file) => match await_writer(&file) {
+        Source::Fifo(file) => match sys::await_writer(&file) {
             Ok(()) => Box::new(file),
             Err(e) => {
                 let _ = tx.send(Err(e));
@@ -225,39 +222,11 @@ fn pump(source: Source, tx: SyncSender<io::Result<Vec<u8>>>) {
     }
 }
 
-/// A FIFO opened non-blocking: wait until a writer has written or come and gone (before that,
-/// a read would see an end that is none), then make its reads blocking again, as a reader of
-/// a pipe expects.
-fn await_writer(fifo: &File) -> io::Result<()> {
-    loop {
-        let mut fds = [PollFd::new(fifo, PollFlags::IN)];
-        match rustix::event::poll(&mut fds, None) {
-            Ok(_) => break,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let flags = rustix::fs::fcntl_getfl(fifo)?;
-    rustix::fs::fcntl_setfl(fifo, flags.difference(OFlags::NONBLOCK))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sys::testing::{self, mkfifo};
     use std::fs;
-    use std::os::unix::fs::OpenOptionsExt;
-
-    fn mkfifo(path: &Path) {
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            path,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
-    }
 
     #[test]
     fn a_regular_file_is_read_whole_under_its_cap() {
@@ -330,13 +299,7 @@ mod tests {
         let fifo = dir.path().join("fifo");
         mkfifo(&fifo);
         let input = Input::open(&fifo, "read").unwrap();
-        drop(
-            fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(libc::O_NONBLOCK)
-                .open(&fifo)
-                .unwrap(),
-        );
+        drop(testing::open_writer_nonblocking(&fifo).unwrap());
         assert_eq!(input.read_all("read", 5).unwrap(), b"");
     }
 

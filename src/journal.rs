@@ -14,10 +14,8 @@
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::fs::{self, File, Metadata, OpenOptions, TryLockError};
+use std::fs::{self, File, Metadata, TryLockError};
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +28,7 @@ use crate::probe::{self, sha256_bytes};
 use crate::publish::{self, Staged};
 use crate::settings::Settings;
 use crate::state::{path_from_key, path_key};
+use crate::sys::{self, MetadataExt};
 use crate::warnings::WarningKind;
 
 /// What a transaction does to one file.
@@ -288,13 +287,13 @@ fn stage_all<'p>(
 /// refused before the commit point, as `permission_denied`.
 fn check_sticky(m: &Member) -> Result<()> {
     let dir = m.parent.dir_metadata()?;
-    let euid = rustix::process::geteuid().as_raw();
+    let euid = sys::euid();
     let owner = m.like.map(|l| l.uid());
     if dir.mode() & 0o1000 != 0 && euid != 0 && dir.uid() != euid && owner != Some(euid) {
         return Err(Error::io(
             "remove (the directory is sticky and neither it nor the file is ours)",
             m.parent.target(),
-            io::Error::from_raw_os_error(libc::EPERM),
+            sys::not_permitted(),
         ));
     }
     Ok(())
@@ -331,12 +330,10 @@ fn write_journal(s: &Settings, journal: &Journal) -> Result<Held> {
     // Written under another name and renamed into place once whole and locked: a recovering
     // process never sees a journal its live owner has not locked yet.
     let fresh = dir.join(format!("{}.new", journal.id));
-    let mut file = OpenOptions::new()
+    let mut file = checked::options()
         .read(true)
         .write(true)
         .create_new(true)
-        .mode(0o600)
-        .custom_flags(checked::flags().bits() as i32)
         .open(&fresh)
         .map_err(|e| unavailable("create", e))?;
     if let Err(e) = file.try_lock() {
@@ -365,11 +362,9 @@ fn write_journal(s: &Settings, journal: &Journal) -> Result<Held> {
 }
 
 fn create_marker(held: &Held) -> Result<()> {
-    let made = OpenOptions::new()
+    let made = checked::options()
         .write(true)
         .create_new(true)
-        .mode(0o600)
-        .custom_flags(checked::flags().bits() as i32)
         .open(&held.marker)
         .and_then(|f| f.sync_all());
     let dir = held.path.parent().unwrap_or(Path::new("."));
@@ -405,10 +400,7 @@ pub(crate) fn recover(s: &Settings) {
             // A journal killed before it was whole (nothing was staged yet): removed once its
             // owner is gone.
             Some("new") => {
-                if let Ok(f) = OpenOptions::new()
-                    .read(true)
-                    .custom_flags(checked::flags().bits() as i32)
-                    .open(&path)
+                if let Ok(f) = checked::options().read(true).open(&path)
                     && checked::check_file(&f, &path).is_ok()
                     && f.try_lock().is_ok()
                 {
@@ -429,11 +421,7 @@ pub(crate) fn recover(s: &Settings) {
 /// Recover one journal; the warning's message, or None when its owner is alive (or it is
 /// not ours to touch).
 fn recover_one(s: &Settings, path: &Path) -> Option<String> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(checked::flags().bits() as i32)
-        .open(path)
-        .ok()?;
+    let mut file = checked::options().read(true).open(path).ok()?;
     checked::check_file(&file, path).ok()?;
     match file.try_lock() {
         Ok(()) => {}
@@ -540,8 +528,11 @@ fn temp_name(entry: &Entry) -> Option<OsString> {
     entry
         .temp
         .as_deref()
-        .map(|t| OsString::from_vec(path_from_key(t).into_os_string().into_vec()))
-        .filter(|n| !n.as_bytes().contains(&b'/') && n.as_bytes().starts_with(b"."))
+        .map(|t| path_from_key(t).into_os_string())
+        // One component of the target's directory, hidden (a name quill made).
+        .filter(|n| {
+            Path::new(n).file_name() == Some(n.as_os_str()) && sys::os_bytes(n).starts_with(b".")
+        })
 }
 
 /// Complete one entry of a committed transaction; false when the target holds something the

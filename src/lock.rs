@@ -6,8 +6,7 @@
 //! file of this user with one link, `checked`) before they are locked or written, and
 //! carry the holder's pid.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -16,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::checked;
 use crate::error::{Error, Result};
+use crate::sys;
 
 /// A held lock; released when dropped. The release is an explicit unlock, not just the close:
 /// a child another thread is starting holds a copy of the descriptor until it execs, and the
@@ -34,13 +34,13 @@ impl Drop for LockGuard {
 /// Take an exclusive lock on `lock_file`, waiting at most `timeout`. `subject` is what the
 /// lock protects, named in a `lock_timeout` error.
 pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Result<LockGuard> {
-    let file = OpenOptions::new()
+    // The options of every state file: a link planted at its name is never followed (the open
+    // fails), a FIFO never blocks, and the descriptor is not inherited.
+    let file = checked::options()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .mode(0o600)
-        .custom_flags(lock_flags().bits() as i32)
         .open(lock_file)
         .map_err(|e| checked::open_failed(lock_file, e))?;
     // A FIFO or a hard link to a file elsewhere planted at the name is refused before it is
@@ -75,21 +75,13 @@ pub(crate) fn acquire(lock_file: &Path, subject: &Path, timeout: Duration) -> Re
     // Diagnostics only: who holds it. Failure to write this is harmless. Overwritten in place
     // at a fixed width, never truncated: on ext4 a truncate-to-zero forces a data flush at close
     // (auto_da_alloc), which cost milliseconds per lock.
-    let _ = file.write_all_at(format!("{:<10}\n", std::process::id()).as_bytes(), 0);
+    let _ = sys::write_all_at(&file, format!("{:<10}\n", std::process::id()).as_bytes(), 0);
     Ok(LockGuard { file })
-}
-
-/// Extra flags of a lock file's open, those of every state file: a link planted at its name
-/// is never followed (the open fails with `ELOOP`), a FIFO never blocks, and the descriptor is
-/// not inherited.
-fn lock_flags() -> rustix::fs::OFlags {
-    checked::flags()
 }
 
 /// The lock file that orders mutations of `canonical` (a resolved path).
 pub(crate) fn mutation_lock_path(state_dir: &Path, canonical: &Path) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    let digest = Sha256::digest(canonical.as_os_str().as_bytes());
+    let digest = Sha256::digest(sys::os_bytes(canonical.as_os_str()));
     state_dir
         .join("locks")
         .join(format!("{}.lock", hex(&digest)))
@@ -109,6 +101,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sys::testing;
 
     #[test]
     fn second_acquire_times_out_then_succeeds_after_release() {
@@ -143,16 +136,15 @@ mod tests {
         let victim = dir.path().join("victim");
         std::fs::write(&victim, b"keep me").unwrap();
         let lock = dir.path().join("x.lock");
-        std::os::unix::fs::symlink(&victim, &lock).unwrap();
+        testing::symlink(&victim, &lock).unwrap();
         let err = acquire(&lock, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
         assert_eq!(err.kind(), "state_unavailable");
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
         // A dangling link is not followed to create its target either.
         let dangling = dir.path().join("y.lock");
-        std::os::unix::fs::symlink(dir.path().join("created"), &dangling).unwrap();
+        testing::symlink(dir.path().join("created"), &dangling).unwrap();
         assert!(acquire(&dangling, Path::new("/f"), Duration::from_millis(30)).is_err());
         assert!(!dir.path().join("created").exists());
-        assert!(lock_flags().contains(rustix::fs::OFlags::CLOEXEC));
     }
 
     #[test]
@@ -168,17 +160,9 @@ mod tests {
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep me");
         // A FIFO is refused at once, never waited on.
         let fifo = dir.path().join("f.lock");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        testing::mkfifo(&fifo);
         let err = acquire(&fifo, Path::new("/f"), Duration::from_millis(30)).unwrap_err();
         assert!(err.to_string().contains("is a FIFO"), "{err}");
-        assert!(lock_flags().contains(rustix::fs::OFlags::NONBLOCK));
     }
 
     #[test]

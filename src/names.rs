@@ -290,15 +290,12 @@ schemas! { opt_list, OptList:
 
 #[cfg(test)]
 mod tests {
-    use std::ffi::OsStr;
-    use std::os::unix::ffi::OsStrExt;
-
     use serde::Serialize;
 
     use super::*;
 
     fn bad(bytes: &[u8]) -> PathBuf {
-        PathBuf::from(OsStr::from_bytes(bytes))
+        PathBuf::from(crate::sys::os_string(bytes.to_vec()))
     }
 
     #[derive(Serialize)]

@@ -17,15 +17,12 @@
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, Metadata};
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
-
-use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
-use rustix::io::Errno;
 
 use crate::error::{Error, Result};
 use crate::paths::Root;
-use crate::probe::{self, DIR_FLAGS, dir_error, walk};
+use crate::probe::{self, dir_error, walk};
+use crate::sys::{self, Beneath, Dir};
 
 /// Whether missing parent directories are created.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +36,7 @@ pub(crate) enum Parents {
 /// A target file named by its parent directory's descriptor and its name in it.
 #[derive(Debug)]
 pub(crate) struct Parent {
-    dir: OwnedFd,
+    dir: Dir,
     /// The directory's path, for messages.
     dir_path: PathBuf,
     name: OsString,
@@ -114,18 +111,17 @@ impl Parent {
 
     /// The metadata of the directory itself (its device, for a rename's chances).
     pub(crate) fn dir_metadata(&self) -> Result<Metadata> {
-        fd_metadata(&self.dir).map_err(|e| Error::io("inspect", &self.dir_path, e))
+        self.dir
+            .metadata()
+            .map_err(|e| Error::io("inspect", &self.dir_path, e))
     }
 
     /// The target's metadata, the final component not followed (None: it does not exist).
     pub(crate) fn stat(&self) -> Result<Option<Metadata>> {
-        let flags = crate::sys::PATH_ONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        match rustix::fs::openat(&self.dir, &self.name, flags, Mode::empty()) {
-            Ok(fd) => fd_metadata(&fd)
-                .map(Some)
-                .map_err(|e| Error::io("inspect", &self.target, e)),
-            Err(Errno::NOENT) => Ok(None),
-            Err(e) => Err(Error::io("inspect", &self.target, e.into())),
+        match self.dir.stat(&self.name) {
+            Ok(meta) => Ok(Some(meta)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("inspect", &self.target, e)),
         }
     }
 
@@ -144,50 +140,37 @@ impl Parent {
             });
         }
         probe::check_regular(&self.target, &checked)?;
-        match rustix::fs::openat(
-            &self.dir,
-            &self.name,
-            probe::open_flags(false),
-            Mode::empty(),
-        ) {
-            Ok(fd) => {
-                let file = File::from(fd);
+        match self.dir.open_file(&self.name) {
+            Ok(file) => {
                 let opened = file
                     .metadata()
                     .map_err(|e| Error::io("inspect", &self.target, e))?;
                 probe::verify_opened(&self.target, &checked, &opened)?;
                 Ok(Some((file, opened)))
             }
-            Err(Errno::NOENT) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             // O_NOFOLLOW met a link: the name became one after it was checked.
-            Err(Errno::LOOP) => Err(Error::ChangedDuringRead {
+            Err(e) if sys::is_link_error(&e) => Err(Error::ChangedDuringRead {
                 path: self.target.clone(),
             }),
-            Err(e) => Err(Error::io("open", &self.target, e.into())),
+            Err(e) => Err(Error::io("open", &self.target, e)),
         }
     }
 
     /// Create a new file `name` in the directory, exclusively (never an existing name, never
     /// through a link), write-only, with `mode`.
     pub(crate) fn create_exclusive(&self, name: &OsStr, mode: u32) -> io::Result<File> {
-        let flags = OFlags::WRONLY
-            .union(OFlags::CREATE)
-            .union(OFlags::EXCL)
-            .union(OFlags::NOFOLLOW)
-            .union(OFlags::CLOEXEC);
-        rustix::fs::openat(&self.dir, name, flags, Mode::from_raw_mode(mode as _))
-            .map(File::from)
-            .map_err(io::Error::from)
+        self.dir.create_new(name, mode)
     }
 
     /// Whether `name` exists in the directory (a link is not followed).
     pub(crate) fn has(&self, name: &OsStr) -> bool {
-        rustix::fs::statat(&self.dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok()
+        self.dir.has(name)
     }
 
     /// Remove `name` from the directory (a temporary file).
     pub(crate) fn unlink(&self, name: &OsStr) -> io::Result<()> {
-        rustix::fs::unlinkat(&self.dir, name, AtFlags::empty()).map_err(io::Error::from)
+        self.dir.unlink(name)
     }
 
     /// Remove the target itself.
@@ -198,7 +181,7 @@ impl Parent {
 
     /// Give `from` (a name in this directory) the target's name, replacing it.
     pub(crate) fn rename_over(&self, from: &OsStr) -> io::Result<()> {
-        rustix::fs::renameat(&self.dir, from, &self.dir, &self.name).map_err(io::Error::from)
+        self.dir.rename(from, &self.dir, &self.name)
     }
 
     /// Give `from` (a name in this directory) the target's name unless it exists — never
@@ -210,17 +193,11 @@ impl Parent {
 
     /// Give the name `from` of directory `src` the target's name here unless it exists.
     fn move_noreplace(&self, src: &Parent, from: &OsStr) -> Result<NoReplace, NoReplaceError> {
-        match rustix::fs::renameat_with(
-            &src.dir,
-            from,
-            &self.dir,
-            &self.name,
-            RenameFlags::NOREPLACE,
-        ) {
+        match src.dir.rename_noreplace(from, &self.dir, &self.name) {
             Ok(()) => Ok(NoReplace::Renamed),
-            Err(Errno::EXIST) => Err(NoReplaceError::Exists),
-            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => self.link_noreplace(src, from),
-            Err(e) => Err(NoReplaceError::Rename(e.into())),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(NoReplaceError::Exists),
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => self.link_noreplace(src, from),
+            Err(e) => Err(NoReplaceError::Rename(e)),
         }
     }
 
@@ -231,12 +208,12 @@ impl Parent {
         src: &Parent,
         from: &OsStr,
     ) -> Result<NoReplace, NoReplaceError> {
-        match rustix::fs::linkat(&src.dir, from, &self.dir, &self.name, AtFlags::empty()) {
+        match src.dir.link(from, &self.dir, &self.name) {
             Ok(()) => Ok(NoReplace::Linked {
                 unlinked: src.unlink(from).err().map(|e| e.to_string()),
             }),
-            Err(Errno::EXIST) => Err(NoReplaceError::Exists),
-            Err(e) => Err(NoReplaceError::Link(e.into())),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(NoReplaceError::Exists),
+            Err(e) => Err(NoReplaceError::Link(e)),
         }
     }
 
@@ -248,23 +225,25 @@ impl Parent {
         replace: bool,
     ) -> Result<NoReplace, NoReplaceError> {
         if replace {
-            return rustix::fs::renameat(&src.dir, &src.name, &self.dir, &self.name)
+            return src
+                .dir
+                .rename(&src.name, &self.dir, &self.name)
                 .map(|()| NoReplace::Renamed)
-                .map_err(|e| NoReplaceError::Rename(e.into()));
+                .map_err(NoReplaceError::Rename);
         }
         self.move_noreplace(src, &src.name)
     }
 
     /// fsync the directory, after a rename, link or unlink in it.
     pub(crate) fn sync(&self) -> io::Result<()> {
-        crate::sys::durable_flush(&self.dir)
+        self.dir.sync()
     }
 
     /// Make everything written to the directory's file system durable (`syncfs`): one call
     /// for a transaction's many staged files instead of an fsync each. (Linux reports the
     /// write-back errors of the file system since 5.8.)
     pub(crate) fn sync_fs(&self) -> io::Result<()> {
-        crate::sys::sync_filesystem(&self.dir)
+        self.dir.sync_fs()
     }
 
     /// The name of the target in its directory.
@@ -281,43 +260,36 @@ fn outside(root: &Root, target: &Path) -> Error {
     }
 }
 
-/// std's metadata of a descriptor (through a duplicate, closed afterwards).
-fn fd_metadata(fd: &impl AsFd) -> io::Result<Metadata> {
-    File::from(fd.as_fd().try_clone_to_owned()?).metadata()
-}
-
-/// Open `dir` (`rel` below the root) beneath the root's descriptor, creating what is missing
+/// Open `dir` (`rel` below the root) beneath the root's directory, creating what is missing
 /// when asked.
-fn open_beneath(root: &Root, rel: &Path, dir: &Path, parents: Parents) -> Result<OwnedFd> {
-    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
-        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
+fn open_beneath(root: &Root, rel: &Path, dir: &Path, parents: Parents) -> Result<Dir> {
+    let root_dir = Dir::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
     let rel_or_dot = if rel.as_os_str().is_empty() {
         Path::new(".")
     } else {
         rel
     };
-    match crate::sys::open_beneath(&root_fd, rel_or_dot, DIR_FLAGS, Mode::empty()) {
-        Ok(fd) => Ok(fd),
-        Err(Errno::XDEV) => Err(outside(root, dir)),
+    let create = parents == Parents::Create;
+    match root_dir.open_dir_beneath(rel_or_dot) {
+        Ok(d) => Ok(d),
+        Err(Beneath::Outside) => Err(outside(root, dir)),
         // A missing component: made one at a time (or refused) by the walk below.
-        Err(Errno::NOENT) if parents == Parents::Create => {
-            walk(root_fd, rel, dir, parents == Parents::Create)
+        Err(Beneath::Io(e)) if create && e.kind() == io::ErrorKind::NotFound => {
+            walk(root_dir, rel, dir, create)
         }
-        // Kernels without openat2 (or seccomp filters that hide it).
-        Err(Errno::NOSYS | Errno::PERM) => walk(root_fd, rel, dir, parents == Parents::Create),
-        Err(e) => Err(dir_error(dir, e)),
+        // Systems without openat2 (or seccomp filters that hide it).
+        Err(Beneath::Walk) => walk(root_dir, rel, dir, create),
+        Err(Beneath::Io(e)) => Err(dir_error(dir, e)),
     }
 }
 
 /// Open `dir` by path (no root to stay beneath), creating what is missing when asked.
-fn open_plain(dir: &Path, parents: Parents) -> Result<OwnedFd> {
-    match rustix::fs::open(dir, DIR_FLAGS, Mode::empty()) {
-        Ok(fd) => Ok(fd),
-        Err(Errno::NOENT) if parents == Parents::Create => {
-            let top = rustix::fs::open("/", DIR_FLAGS, Mode::empty())
-                .map_err(|e| Error::io("open", Path::new("/"), e.into()))?;
-            let rel = dir.strip_prefix("/").unwrap_or(dir);
-            walk(top, rel, dir, parents == Parents::Create)
+fn open_plain(dir: &Path, parents: Parents) -> Result<Dir> {
+    match Dir::open(dir) {
+        Ok(d) => Ok(d),
+        Err(e) if parents == Parents::Create && e.kind() == io::ErrorKind::NotFound => {
+            let (top, rel) = Dir::top(dir).map_err(|e| Error::io("open", dir, e))?;
+            walk(top, rel, dir, true)
         }
         Err(e) => Err(dir_error(dir, e)),
     }
@@ -327,8 +299,8 @@ fn open_plain(dir: &Path, parents: Parents) -> Result<OwnedFd> {
 mod tests {
     use super::*;
     use crate::probe::open_file_walking;
+    use crate::sys::testing::symlink;
     use std::fs;
-    use std::os::unix::fs::symlink;
 
     fn root() -> (tempfile::TempDir, Root) {
         let tmp = tempfile::tempdir().unwrap();
@@ -365,16 +337,16 @@ mod tests {
     #[test]
     fn the_walk_refuses_links_and_creates_directories() {
         let (tmp, root) = root();
-        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let top = Dir::open(&root.dir).unwrap();
         let dir = root.dir.join("a/b");
         walk(top, Path::new("a/b"), &dir, true).unwrap();
         assert!(dir.is_dir());
         symlink(tmp.path().join("out"), root.dir.join("lnk")).unwrap();
-        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let top = Dir::open(&root.dir).unwrap();
         let e = walk(top, Path::new("lnk/c"), &root.dir.join("lnk/c"), true).unwrap_err();
         assert!(matches!(e, Error::Symlink { .. }), "{e:?}");
         assert!(!tmp.path().join("out/c").exists());
-        let top = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty()).unwrap();
+        let top = Dir::open(&root.dir).unwrap();
         let e = walk(top, Path::new("x/y"), &root.dir.join("x/y"), false).unwrap_err();
         assert!(matches!(e, Error::NotFound { .. }), "{e:?}");
     }

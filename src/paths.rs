@@ -19,6 +19,13 @@ pub(crate) struct Root {
 
 impl Root {
     pub(crate) fn new(dir: &Path) -> Result<Root> {
+        if !crate::sys::CONTAINMENT {
+            // Refused rather than pretended: a check by path could be raced by a link.
+            return Err(Error::invalid_argument(format!(
+                "--root {} cannot be kept on this system: it has no way to open a path beneath a directory without following links (README: Platforms); run without --root",
+                dir.display()
+            )));
+        }
         let canonical = fs::canonicalize(dir).map_err(|e| Error::io("resolve the root", dir, e))?;
         if !canonical.is_dir() {
             return Err(Error::invalid_argument(format!(

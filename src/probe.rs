@@ -10,20 +10,16 @@
 //! directories with `mkdirat`), the stat identity used to detect a file changing under a
 //! read, an EINTR-retrying read, and a streaming SHA-256. No policy about sessions lives here.
 
-use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
-use std::os::fd::OwnedFd;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{AtFlags, Mode, OFlags};
-use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::lock::hex;
 use crate::paths::{Root, not_found};
+use crate::sys::{self, Beneath, Dir, FileTypeExt, MetadataExt};
 
 /// Buffer size of streaming passes: large enough for full-speed hashing, small enough to keep
 /// peak memory far below the 16 MiB goal.
@@ -45,8 +41,8 @@ impl Identity {
             dev: m.dev(),
             ino: m.ino(),
             size: m.size(),
-            mtime_ns: m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
-            ctime_ns: m.ctime() as i128 * 1_000_000_000 + m.ctime_nsec() as i128,
+            mtime_ns: m.mtime_ns(),
+            ctime_ns: m.ctime_ns(),
         }
     }
 }
@@ -80,12 +76,8 @@ pub(crate) fn check_regular(path: &Path, meta: &Metadata) -> Result<()> {
             "FIFO"
         } else if ft.is_socket() {
             "socket"
-        } else if ft.is_char_device() {
-            "character device"
-        } else if ft.is_block_device() {
-            "block device"
         } else {
-            "special file"
+            ft.is_device().unwrap_or("special file")
         };
         return Err(Error::IrregularFile {
             path: path.to_path_buf(),
@@ -141,53 +133,39 @@ fn same_inode(path: &Path, checked: &Metadata, opened: &Metadata) -> Result<()> 
     Ok(())
 }
 
-/// The flags of every guarded open: read-only, never blocking (a FIFO or device swapped in
-/// after the walk or the gate), never becoming the controlling terminal, closed on exec and,
-/// unless `follow`, failing on a final symbolic link (`ELOOP`).
-pub(crate) fn open_flags(follow: bool) -> OFlags {
-    let mut flags = OFlags::RDONLY
-        .union(OFlags::NONBLOCK)
-        .union(OFlags::CLOEXEC)
-        .union(OFlags::NOCTTY);
-    if !follow {
-        flags.insert(OFlags::NOFOLLOW);
-    }
-    flags
-}
-
-/// Layer 2 alone: open `path` with `open_flags(follow)` — no gate before, no check after.
-/// grep opens the files of its walk with this (the walker has typed each entry already, and
-/// a stat more per file would cost it measurably).
+/// Layer 2 alone: open `path` read-only, never blocking (a FIFO or device swapped in after the
+/// walk or the gate), never becoming the controlling terminal, closed on exec and, unless
+/// `follow`, failing on a final symbolic link — no gate before, no check after. grep opens
+/// the files of its walk with this (the walker has typed each entry already, and a stat more
+/// per file would cost it measurably).
 pub(crate) fn open_flagged(path: &Path, follow: bool) -> io::Result<File> {
-    rustix::fs::open(path, open_flags(follow), Mode::empty())
-        .map(File::from)
-        .map_err(io::Error::from)
+    sys::open_read(path, follow)
 }
 
 /// Layer 2 under a root: `openat2` of `rel` from the root directory. `None` when the kernel
 /// has no `openat2` (the caller then walks the path with `parent::open_file_walking`).
 pub(crate) fn open_beneath(root: &Root, rel: &Path, path: &Path) -> Result<Option<File>> {
-    let dir = File::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
+    let dir = Dir::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
     let rel = if rel.as_os_str().is_empty() {
         Path::new(".")
     } else {
         rel
     };
-    match crate::sys::open_beneath(&dir, rel, open_flags(false), Mode::empty()) {
-        Ok(fd) => Ok(Some(File::from(fd))),
-        Err(rustix::io::Errno::XDEV) => Err(Error::OutsideRoot {
+    match dir.open_file_beneath(rel) {
+        Ok(file) => Ok(Some(file)),
+        Err(Beneath::Outside) => Err(Error::OutsideRoot {
             requested: path.to_path_buf(),
             target: path.to_path_buf(),
             root: root.dir.clone(),
         }),
-        Err(rustix::io::Errno::NOSYS) | Err(rustix::io::Errno::PERM) => Ok(None),
-        Err(e) => Err(open_error(path, io::Error::from(e))),
+        Err(Beneath::Walk) => Ok(None),
+        Err(Beneath::Io(e)) => Err(open_error(path, e)),
     }
 }
 
 fn open_error(path: &Path, e: io::Error) -> Error {
     // ELOOP with O_NOFOLLOW: the final component became a link after resolution.
-    if e.raw_os_error() == Some(libc::ELOOP) {
+    if sys::is_link_error(&e) {
         return Error::ChangedDuringRead {
             path: path.to_path_buf(),
         };
@@ -280,38 +258,30 @@ pub(crate) fn parse_sha256(flag: &str, value: &str) -> Result<String> {
 // ---------------------------------------------------------------------------------------
 // The no-follow walk beneath a root (where openat2 is missing, and to create directories)
 
-/// How a directory on the way to a target is opened.
-pub(crate) const DIR_FLAGS: OFlags = OFlags::RDONLY
-    .union(OFlags::DIRECTORY)
-    .union(OFlags::CLOEXEC)
-    .union(OFlags::NOCTTY);
-
-/// Open the file `rel` below the root for reading (`open_flags`), one component at a
-/// time: the read side's fallback where `openat2` is missing, with the walk's guarantee.
+/// Open the file `rel` below the root for reading (`open_flagged`, no link followed), one
+/// component at a time: the read side's fallback where `openat2` is missing, with the walk's
+/// guarantee.
 pub(crate) fn open_file_walking(root: &Root, rel: &Path) -> Result<File> {
     let path = root.dir.join(rel);
     let (Some(dir_rel), Some(name)) = (rel.parent(), rel.file_name()) else {
         // The root itself.
-        return rustix::fs::open(&root.dir, open_flags(false), Mode::empty())
-            .map(File::from)
-            .map_err(|e| Error::io("open", &root.dir, e.into()));
+        return open_flagged(&root.dir, false).map_err(|e| Error::io("open", &root.dir, e));
     };
-    let root_fd = rustix::fs::open(&root.dir, DIR_FLAGS, Mode::empty())
-        .map_err(|e| Error::io("open", &root.dir, e.into()))?;
+    let root_dir = Dir::open(&root.dir).map_err(|e| Error::io("open", &root.dir, e))?;
     let dir_path = root.dir.join(dir_rel);
-    let dir = walk(root_fd, dir_rel, &dir_path, false)?;
-    match rustix::fs::openat(&dir, name, open_flags(false), Mode::empty()) {
-        Ok(fd) => Ok(File::from(fd)),
-        Err(Errno::NOENT) => Err(not_found(&path)),
-        Err(Errno::LOOP) => Err(Error::ChangedDuringRead { path }),
-        Err(e) => Err(Error::io("open", &path, e.into())),
+    let dir = walk(root_dir, dir_rel, &dir_path, false)?;
+    match dir.open_file(name) {
+        Ok(file) => Ok(file),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(not_found(&path)),
+        Err(e) if sys::is_link_error(&e) => Err(Error::ChangedDuringRead { path }),
+        Err(e) => Err(Error::io("open", &path, e)),
     }
 }
 
 /// Open `rel` from `start` one component at a time, never following a link, creating a
-/// missing directory with `mkdirat` when asked. `rel` comes from a resolved path: it has no
-/// `..`, and every existing component is a directory, so a link met here was swapped in.
-pub(crate) fn walk(start: OwnedFd, rel: &Path, dir: &Path, create: bool) -> Result<OwnedFd> {
+/// missing directory when asked. `rel` comes from a resolved path: it has no `..`, and every
+/// existing component is a directory, so a link met here was swapped in.
+pub(crate) fn walk(start: Dir, rel: &Path, dir: &Path, create: bool) -> Result<Dir> {
     let mut current = start;
     let mut walked = PathBuf::from(dir.ancestors().nth(rel.components().count()).unwrap_or(dir));
     for component in rel.components() {
@@ -322,23 +292,26 @@ pub(crate) fn walk(start: OwnedFd, rel: &Path, dir: &Path, create: bool) -> Resu
             )));
         };
         walked.push(name);
-        let flags = DIR_FLAGS | OFlags::NOFOLLOW;
-        let next = match rustix::fs::openat(&current, name, flags, Mode::empty()) {
-            Err(Errno::NOENT) if create => {
-                match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o777)) {
-                    Ok(()) | Err(Errno::EXIST) => {}
-                    Err(e) => return Err(Error::io("create the directory", &walked, e.into())),
+        let next = match current.child(name) {
+            Err(e) if create && e.kind() == io::ErrorKind::NotFound => {
+                match current.mkdir(name) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(Error::io("create the directory", &walked, e)),
                 }
-                rustix::fs::openat(&current, name, flags, Mode::empty())
+                current.child(name)
             }
             other => other,
         };
         current = match next {
-            Ok(fd) => fd,
-            // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): tell it apart
-            // from a file in the way.
-            Err(Errno::NOTDIR | Errno::LOOP) if is_link(&current, name) => {
-                return Err(dir_error(&walked, Errno::LOOP));
+            Ok(dir) => dir,
+            // A no-follow directory open of a link fails with ENOTDIR (or ELOOP): tell it
+            // apart from a file in the way.
+            Err(e)
+                if (sys::is_link_error(&e) || e.kind() == io::ErrorKind::NotADirectory)
+                    && current.is_link(name) =>
+            {
+                return Err(link_on_the_way(&walked));
             }
             Err(e) => return Err(dir_error(&walked, e)),
         };
@@ -346,43 +319,30 @@ pub(crate) fn walk(start: OwnedFd, rel: &Path, dir: &Path, create: bool) -> Resu
     Ok(current)
 }
 
-/// Whether `name` in `dir` is a symbolic link.
-fn is_link(dir: &OwnedFd, name: &OsStr) -> bool {
-    rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|st| {
-        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Symlink
-    })
+/// A component that was a directory when the path was resolved is a link now.
+fn link_on_the_way(dir: &Path) -> Error {
+    Error::Symlink {
+        path: dir.to_path_buf(),
+        reason: "a directory on the way became a symbolic link after the path was resolved",
+    }
 }
 
-pub(crate) fn dir_error(dir: &Path, e: Errno) -> Error {
-    match e {
-        Errno::NOENT | Errno::NOTDIR => not_found(dir),
-        // A component that was a directory when the path was resolved is a link now.
-        Errno::LOOP => Error::Symlink {
-            path: dir.to_path_buf(),
-            reason: "a directory on the way became a symbolic link after the path was resolved",
-        },
-        e => Error::io("open the directory", dir, e.into()),
+pub(crate) fn dir_error(dir: &Path, e: io::Error) -> Error {
+    if sys::is_missing_dir_error(&e) {
+        not_found(dir)
+    } else if sys::is_link_error(&e) {
+        link_on_the_way(dir)
+    } else {
+        Error::io("open the directory", dir, e)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::symlink;
-    use std::path::PathBuf;
+    use crate::sys::testing::{self, mkfifo, symlink};
     use std::sync::mpsc;
     use std::time::{Duration, UNIX_EPOCH};
-
-    fn mkfifo(path: &Path) {
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            path,
-            rustix::fs::FileType::Fifo,
-            Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
-    }
 
     /// Run `f` on a thread; `None` if it has not returned within two seconds (it blocked).
     fn within_2s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
@@ -395,12 +355,8 @@ mod tests {
 
     /// A FIFO with nobody writing: a blocked open on it returns once this writer opens it.
     fn unblock(fifo: &Path) {
-        let _ = fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(fifo);
+        let _ = testing::open_writer_nonblocking(fifo);
     }
-    use std::os::unix::fs::OpenOptionsExt;
 
     #[test]
     fn sha256_of_abc() {
@@ -441,11 +397,7 @@ mod tests {
         let m = fs::metadata(&f).unwrap();
         let id = Identity::of(&m);
         assert_eq!(id.mtime_ns, 1_700_000_000_123_456_789);
-        assert_eq!(id.ctime_ns.div_euclid(1_000_000_000), m.ctime() as i128);
-        assert_eq!(
-            id.ctime_ns.rem_euclid(1_000_000_000),
-            m.ctime_nsec() as i128
-        );
+        assert_eq!(id.ctime_ns, m.ctime_ns());
         assert_eq!((id.dev, id.ino, id.size), (m.dev(), m.ino(), 5));
     }
 
@@ -482,12 +434,12 @@ mod tests {
                 if std::mem::replace(&mut self.0, true) {
                     Ok(0)
                 } else {
-                    Err(io::Error::from_raw_os_error(libc::EIO))
+                    Err(testing::eio())
                 }
             }
         }
         let e = read_retrying(&mut FailsOnce(false), &mut [0u8; 4]).unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+        assert!(testing::is_eio(&e), "{e:?}");
         let e = sha256_stream(&mut FailsOnce(false), Path::new("x")).unwrap_err();
         assert_eq!(e.kind(), "io");
     }
@@ -529,27 +481,11 @@ mod tests {
         let want = [dir.path().join("f")];
         assert_eq!(similar(regular_metadata(&missing).unwrap_err()), want);
         assert_eq!(similar(open_input(&missing, "read").unwrap_err()), want);
-        let enoent = io::Error::from_raw_os_error(libc::ENOENT);
+        let enoent = testing::enoent();
         assert_eq!(similar(open_error(&missing, enoent)), want);
     }
 
     // --- layer 2, the open's flags, alone
-
-    #[test]
-    fn flags_never_block_never_follow_unless_asked() {
-        let flags = open_flags(false);
-        for f in [
-            OFlags::NONBLOCK,
-            OFlags::NOFOLLOW,
-            OFlags::CLOEXEC,
-            OFlags::NOCTTY,
-        ] {
-            assert!(flags.contains(f), "{f:?} missing from {flags:?}");
-        }
-        assert!(!flags.intersects(OFlags::WRONLY | OFlags::RDWR | OFlags::CREATE));
-        assert!(!open_flags(true).contains(OFlags::NOFOLLOW));
-        assert!(open_flags(true).contains(OFlags::NONBLOCK));
-    }
 
     #[test]
     fn open_of_a_fifo_does_not_block() {
@@ -572,33 +508,21 @@ mod tests {
         let link = dir.path().join("link");
         symlink(&real, &link).unwrap();
         let e = open_flagged(&link, false).unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::ELOOP));
+        assert!(sys::is_link_error(&e), "{e:?}");
         assert!(open_flagged(&link, true).is_ok());
         let fd = open_flagged(&real, false).unwrap();
-        let fl = rustix::io::fcntl_getfd(&fd).unwrap();
-        assert!(fl.contains(rustix::io::FdFlags::CLOEXEC));
-        assert!(
-            rustix::fs::fcntl_getfl(&fd)
-                .unwrap()
-                .contains(OFlags::NONBLOCK)
-        );
+        assert!(testing::is_cloexec(&fd) && testing::is_nonblocking(&fd));
     }
 
     #[test]
     fn open_error_names_the_failure() {
         let p = Path::new("/x");
         assert_eq!(
-            open_error(p, io::Error::from_raw_os_error(libc::ELOOP)).kind(),
+            open_error(p, testing::eloop()).kind(),
             "changed_during_read"
         );
-        assert_eq!(
-            open_error(p, io::Error::from_raw_os_error(libc::ENOENT)).kind(),
-            "not_found"
-        );
-        assert_eq!(
-            open_error(p, io::Error::from_raw_os_error(libc::EIO)).kind(),
-            "io"
-        );
+        assert_eq!(open_error(p, testing::enoent()).kind(), "not_found");
+        assert_eq!(open_error(p, testing::eio()).kind(), "io");
     }
 
     // --- layer 2 under a root
@@ -640,8 +564,7 @@ mod tests {
         fs::write(&f, b"x").unwrap();
         let held = File::open(&f).unwrap();
         let root = Root::new(Path::new("/proc/self")).unwrap();
-        use std::os::fd::AsRawFd;
-        let rel = PathBuf::from(format!("fd/{}", held.as_raw_fd()));
+        let rel = testing::proc_fd(&held);
         let opened = open_beneath(&root, &rel, &root.dir.join(&rel));
         assert!(opened.is_err(), "a magic link was followed");
     }
@@ -793,8 +716,7 @@ mod tests {
         }
         let (file, ft) = r.expect("the open of a FIFO waited for a writer").unwrap();
         assert!(ft.is_fifo());
-        let flags = rustix::fs::fcntl_getfl(&file).unwrap();
-        assert!(flags.contains(OFlags::NONBLOCK));
+        assert!(testing::is_nonblocking(&file));
     }
 
     /// Another FIFO swapped in after the gate, or a regular file: not the pipe that was

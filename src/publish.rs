@@ -10,15 +10,14 @@
 //! sessions or locks.
 
 use std::ffi::OsString;
-use std::fs::{self, File, Metadata, Permissions};
+use std::fs::{File, Metadata};
 use std::io::{self, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::parent::{NoReplace, NoReplaceError, Parent};
 use crate::signals;
+use crate::sys::{self, MetadataExt};
 use crate::warnings::{Warning, WarningKind};
 
 /// Bytes written between two checks for Ctrl-C / SIGTERM.
@@ -51,7 +50,7 @@ impl<'p> Staged<'p> {
     /// Create the temporary file in `parent`'s directory, private (0600) until it is sealed:
     /// new content of a private file is never readable by others, even for a moment.
     pub(crate) fn new(parent: &'p Parent) -> Result<Staged<'p>> {
-        let base = parent.name().as_bytes();
+        let base = sys::os_bytes(parent.name());
         let base = &base[..base.len().min(NAME_KEPT)];
         let mut last = None;
         for _ in 0..32 {
@@ -61,7 +60,7 @@ impl<'p> Staged<'p> {
             name.extend_from_slice(b".quill-");
             name.extend((0..8).map(|_| fastrand::alphanumeric() as u8));
             name.extend_from_slice(b".tmp");
-            let name = OsString::from_vec(name);
+            let name = sys::os_string(name);
             match parent.create_exclusive(&name, 0o600) {
                 Ok(file) => {
                     return Ok(Staged {
@@ -107,13 +106,13 @@ impl<'p> Staged<'p> {
     /// The name a transaction gives its temporary file `n` in `parent`'s directory:
     /// `.<name>.quill-<id>-<n>.tmp`.
     pub(crate) fn txn_name(parent: &Parent, id: &str, n: usize) -> OsString {
-        let base = parent.name().as_bytes();
+        let base = sys::os_bytes(parent.name());
         let base = &base[..base.len().min(NAME_KEPT)];
         let mut name = Vec::with_capacity(base.len() + id.len() + 16);
         name.push(b'.');
         name.extend_from_slice(base);
         name.extend_from_slice(format!(".quill-{id}-{n}.tmp").as_bytes());
-        OsString::from_vec(name)
+        sys::os_string(name)
     }
 
     /// Seal the content now (fsync, and `like`'s permission bits and owner): a transaction
@@ -177,8 +176,7 @@ impl<'p> Staged<'p> {
     /// file); a new file then keeps them instead of the umask default.
     pub(crate) fn set_mode(&mut self, mode: u32) -> Result<()> {
         self.mode_chosen = true;
-        self.file
-            .set_permissions(Permissions::from_mode(mode))
+        sys::set_mode(&self.file, mode)
             .map_err(|e| Error::io("set the permissions of", self.parent.target(), e))
     }
 
@@ -209,13 +207,11 @@ impl<'p> Staged<'p> {
         let target = self.parent.target();
         if let Some(meta) = like {
             copy_owner(&self.file, meta);
-            self.file
-                .set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+            sys::set_mode(&self.file, meta.mode() & 0o7777)
                 .map_err(|e| Error::io("set the permissions of", target, e))?;
         } else if !self.mode_chosen {
             // A new file gets what open(2) would give it: 0666 less the umask.
-            self.file
-                .set_permissions(Permissions::from_mode(0o666 & !umask()))
+            sys::set_mode(&self.file, 0o666 & !umask())
                 .map_err(|e| Error::io("set the permissions of", target, e))?;
         }
         Ok(())
@@ -299,16 +295,9 @@ pub(crate) fn sync_dir(parent: &Parent) -> Vec<Warning> {
     }
 }
 
-/// The process umask, read from /proc (reading it with umask(2) would change it).
+/// The process umask (022 where it cannot be read without changing it).
 pub(crate) fn umask() -> u32 {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
+    sys::umask()
 }
 
 /// Give `file` the owner of `like` (uid and gid). Only root (or the owner, for its own
@@ -316,17 +305,15 @@ pub(crate) fn umask() -> u32 {
 /// already look like ours: a file created in a set-group-ID directory has that directory's
 /// group, not ours. Call it before setting the mode: chown clears set-id bits.
 pub(crate) fn copy_owner(file: &File, like: &Metadata) {
-    let _ = rustix::fs::fchown(
-        file,
-        Some(rustix::fs::Uid::from_raw(like.uid())),
-        Some(rustix::fs::Gid::from_raw(like.gid())),
-    );
+    sys::copy_owner(file, like);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parent::Parents;
+    use crate::sys::testing;
+    use std::fs;
 
     fn parent_of(target: &Path) -> Parent {
         Parent::open(None, target, Parents::Existing).unwrap()
@@ -337,7 +324,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("f.txt");
         fs::write(&target, b"old").unwrap();
-        fs::set_permissions(&target, Permissions::from_mode(0o640)).unwrap();
+        testing::set_mode(&target, 0o640);
         let meta = fs::metadata(&target).unwrap();
         let p = parent_of(&target);
         let mut s = Staged::new(&p).unwrap();
@@ -362,16 +349,9 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
-    fn umask_now() -> u32 {
-        // SAFETY: umask(2) only swaps the process mask; it is put back at once.
-        let old = unsafe { libc::umask(0o022) };
-        unsafe { libc::umask(old) };
-        old as u32
-    }
-
     #[test]
     fn umask_is_the_process_umask() {
-        assert_eq!(umask(), umask_now());
+        assert_eq!(umask(), testing::umask_now());
     }
 
     #[test]
@@ -384,7 +364,7 @@ mod tests {
         s.commit_new().unwrap();
         assert_eq!(
             fs::metadata(&target).unwrap().mode() & 0o7777,
-            0o666 & !umask_now()
+            0o666 & !testing::umask_now()
         );
         let chosen = dir.path().join("chosen.txt");
         let p = parent_of(&chosen);
@@ -480,7 +460,7 @@ mod tests {
     }
 
     fn is_root() -> bool {
-        rustix::process::geteuid().is_root()
+        testing::is_root()
     }
 
     /// The replacement keeps the original's owner (as root, who may give it).
@@ -492,14 +472,13 @@ mod tests {
         for (uid, gid) in [(65534, 65534), (65534, 0), (0, 65534)] {
             let target = dir.path().join(format!("f-{uid}-{gid}"));
             fs::write(&target, b"old").unwrap();
-            std::os::unix::fs::chown(&target, Some(uid), Some(gid)).unwrap();
+            testing::chown(&target, uid, Some(gid));
             let meta = fs::metadata(&target).unwrap();
             let p = parent_of(&target);
             let mut s = Staged::new(&p).unwrap();
             s.write_all(b"new").unwrap();
             s.commit_replace(&meta).unwrap();
-            let after = fs::metadata(&target).unwrap();
-            assert_eq!((after.uid(), after.gid()), (uid, gid));
+            assert_eq!(testing::owner(&target), (uid, gid));
             assert_eq!(fs::read(&target).unwrap(), b"new");
         }
     }

@@ -8,7 +8,6 @@
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -310,7 +309,7 @@ fn rel<'p>(base: &Path, path: &'p Path) -> Option<&'p Path> {
 fn is_hidden(paths: &[PathBuf], path: &Path) -> bool {
     paths.iter().filter_map(|b| rel(b, path)).any(|r| {
         r.components()
-            .any(|c| c.as_os_str().as_bytes().starts_with(b"."))
+            .any(|c| c.as_os_str().as_encoded_bytes().starts_with(b"."))
     })
 }
 

@@ -9,8 +9,7 @@
 mod best;
 
 use std::fs;
-use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -20,11 +19,11 @@ use crate::error::{Error, Result};
 use crate::glob_pattern::compile;
 use crate::report::{AsTyped, GlobReport, Report};
 use crate::settings::Settings;
+use crate::sys::{self, Dir};
 use crate::walk::{self, WalkOptions, WalkProblems};
 use crate::why;
 use globset::{Candidate, GlobSet};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
-use rustix::fs::{AtFlags, Mode, OFlags};
 
 /// A checked `quill glob`: the compiled pattern and the directory below which it matches.
 pub(crate) struct GlobRequest {
@@ -438,7 +437,7 @@ fn matches(base: &Path, matcher: &GlobSet, entry: &DirEntry) -> bool {
     else {
         return false;
     };
-    matcher.is_match_candidate(&Candidate::new(Path::new(std::ffi::OsStr::from_bytes(rel))))
+    matcher.is_match_candidate(&Candidate::new(Path::new(&*crate::sys::os_str(rel))))
 }
 
 /// The first `offset + limit` matches of `matcher` below the request's base, sorted as asked
@@ -556,7 +555,7 @@ struct Visitor<'a> {
     /// The directory of the last stat'ed match, kept open: a thread mostly visits the
     /// entries of one directory in a row, and `fstatat` on a name is much cheaper than
     /// `stat` on a long path.
-    dir: Option<(PathBuf, OwnedFd)>,
+    dir: Option<(PathBuf, Dir)>,
 }
 
 impl Visitor<'_> {
@@ -584,24 +583,18 @@ impl Visitor<'_> {
     fn mtime(&mut self, path: &Path) -> Option<(i64, i64)> {
         let (parent, name) = (path.parent()?, path.file_name()?);
         if self.dir.as_ref().is_none_or(|(d, _)| d != parent) {
-            let flags = crate::sys::PATH_ONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            self.dir = rustix::fs::open(parent, flags, Mode::empty())
+            self.dir = Dir::open_to_stat(parent)
                 .ok()
-                .map(|fd| (parent.to_path_buf(), fd));
+                .map(|d| (parent.to_path_buf(), d));
         }
-        let at = if self.follow {
-            AtFlags::empty()
-        } else {
-            AtFlags::SYMLINK_NOFOLLOW
-        };
         let st = match &self.dir {
-            Some((_, fd)) => rustix::fs::statat(fd, name, at),
-            None => rustix::fs::statat(rustix::fs::CWD, path, at),
+            Some((_, dir)) => dir.mtime(name, self.follow),
+            None => sys::mtime(path, self.follow),
         };
         match st {
-            Ok(st) => Some((st.st_mtime, st.st_mtime_nsec as i64)),
+            Ok(t) => Some(t),
             Err(e) => {
-                if e != rustix::io::Errno::NOENT {
+                if e.kind() != io::ErrorKind::NotFound {
                     self.problems.unreadable_file(path);
                 }
                 None

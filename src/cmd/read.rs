@@ -8,7 +8,7 @@
 
 use std::fs;
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -510,7 +510,7 @@ fn read_again(file: &fs::File, size: u64, path: &Path) -> Result<Vec<u8>> {
     let mut all = vec![0u8; size as usize];
     let mut at = 0;
     while at < all.len() {
-        match file.read_at(&mut all[at..], at as u64) {
+        match crate::sys::read_at(file, &mut all[at..], at as u64) {
             Ok(0) => break,
             Ok(n) => at += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::signals::interrupted() => {}

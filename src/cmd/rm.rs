@@ -6,8 +6,8 @@
 //! deleting the file the session read. The removal is one undo step (`quill undo` recreates
 //! the file with its bytes) and the file's baseline is dropped. `--dry-run` shows the diff.
 
+use crate::sys::MetadataExt;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 
 use crate::cli::RmArgs;
 use crate::error::{Error, Result};

@@ -11,14 +11,13 @@
 //! sorted order, from the first check to the state update. This module never prints; progress
 //! goes through `output::progress`.
 
+use crate::sys::MetadataExt;
 use std::ffi::OsStr;
-use std::fs::{self, File, Metadata};
+use std::fs::{self, File, FileTimes, Metadata};
 use std::io::{self, Write};
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use rustix::fs::{Timespec, Timestamps};
 use sha2::{Digest, Sha256};
 
 use crate::cli::{ProgressMode, TransferArgs};
@@ -220,8 +219,7 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
 }
 
 fn ends_with_slash(p: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    p.as_os_str().as_bytes().ends_with(b"/")
+    p.as_os_str().as_encoded_bytes().ends_with(b"/")
 }
 
 fn refuse_link(path: &Path) -> Result<()> {
@@ -380,7 +378,7 @@ impl Job<'_> {
             Err(NoReplaceError::Exists) => {
                 return Err(Error::DestinationExists { path: to.clone() });
             }
-            Err(NoReplaceError::Rename(e)) if e.raw_os_error() == Some(libc::EXDEV) => {
+            Err(NoReplaceError::Rename(e)) if crate::sys::is_cross_device_error(&e) => {
                 return Ok(Renamed::CrossDevice(rewind(source, from)?));
             }
             Err(NoReplaceError::Rename(e)) => return Err(Error::io("rename to", to, e)),
@@ -508,17 +506,14 @@ impl Job<'_> {
             return;
         }
         let m = self.source_meta;
-        let times = Timestamps {
-            last_access: Timespec {
-                tv_sec: m.atime(),
-                tv_nsec: m.atime_nsec() as _,
-            },
-            last_modification: Timespec {
-                tv_sec: m.mtime(),
-                tv_nsec: m.mtime_nsec() as _,
-            },
-        };
-        let _ = rustix::fs::futimens(file, &times);
+        let mut times = FileTimes::new();
+        if let Ok(t) = m.accessed() {
+            times = times.set_accessed(t);
+        }
+        if let Ok(t) = m.modified() {
+            times = times.set_modified(t);
+        }
+        let _ = file.set_times(times);
     }
 
     /// The last step of a cross-filesystem move. Never fails: the destination is committed.

@@ -6,9 +6,9 @@
 //! inside the root, else from the root. Pure: parses `file://` URIs and compares paths; no
 //! I/O (the root is opened, symlinks resolved, by `paths::Root` in each call).
 
-use std::ffi::OsString;
-use std::os::unix::ffi::OsStringExt;
 use std::path::{Component, Path, PathBuf};
+
+use crate::sys;
 
 /// What confines the calls of a connection, and the sentence that says so (the log line, and
 /// docs/mcp.md).
@@ -54,6 +54,12 @@ pub(crate) fn from_client(uris: &[String], cwd: &Path) -> Confinement {
             "none of the client's roots is a local file:// directory"
         });
     };
+    if !crate::sys::CONTAINMENT {
+        return Confinement::none(&format!(
+            "the client's root {} cannot be kept on this system (README: Platforms)",
+            first.display()
+        ));
+    }
     let holding = dirs.iter().find(|d| cwd.starts_with(d));
     let root = holding.unwrap_or(first).clone();
     let others = dirs.len() - 1;
@@ -96,17 +102,20 @@ pub(crate) fn file_path(uri: &str) -> Option<PathBuf> {
     if bytes.contains(&0) {
         return None;
     }
-    let mut out = PathBuf::from("/");
-    for c in Path::new(&OsString::from_vec(bytes)).components() {
+    // The URI's path as this system writes it (`/C:/x` is `C:/x` on Windows).
+    let path = sys::path_of_uri(bytes);
+    let mut out = PathBuf::new();
+    for c in path.components() {
         match c {
             Component::Normal(n) => out.push(n),
             Component::ParentDir => {
                 out.pop();
             }
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+            Component::Prefix(_) | Component::RootDir => out.push(c.as_os_str()),
+            Component::CurDir => {}
         }
     }
-    Some(out)
+    out.is_absolute().then_some(out)
 }
 
 fn percent_decode(s: &[u8]) -> Option<Vec<u8>> {

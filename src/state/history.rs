@@ -73,7 +73,7 @@ impl<'a> History<'a> {
         if !self.unsynced.replace(false) {
             return;
         }
-        let synced = fs::File::open(&self.dir).and_then(crate::sys::sync_filesystem);
+        let synced = crate::sys::Dir::open(&self.dir).and_then(|d| d.sync_fs());
         if let Err(e) = synced {
             self.warnings.push(WarningKind::UndoUnavailable, format!(
                 "cannot make the undo history durable ({e}); undo is not available for this change"

@@ -19,10 +19,8 @@ pub mod history;
 pub mod session;
 
 use std::cell::RefCell;
-use std::fs::{self, DirBuilder, File};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,6 +30,7 @@ use sha2::{Digest, Sha256};
 use crate::checked;
 use crate::error::{Error, Result};
 use crate::lock::{self, LockGuard};
+use crate::sys::{self, MetadataExt};
 use crate::warnings::{WarningKind, Warnings};
 
 pub use history::History;
@@ -137,9 +136,8 @@ impl<'a> Store<'a> {
     pub fn ensure_dirs(&self) -> Result<()> {
         check_owner(self.dir)?;
         if !self.dir.is_dir() {
-            DirBuilder::new()
+            sys::private_dir()
                 .recursive(true)
-                .mode(0o700)
                 .create(self.dir)
                 .map_err(|e| unavailable(self.dir, "create", e))?;
         }
@@ -176,7 +174,7 @@ impl<'a> Store<'a> {
         };
         let mut out: Vec<(String, usize, i128)> = entries
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().as_bytes().ends_with(b".json"))
+            .filter(|e| sys::os_bytes(&e.file_name()).ends_with(b".json"))
             .filter_map(|e| {
                 let path = e.path();
                 let (bytes, m) = match read_checked(&path) {
@@ -219,7 +217,7 @@ fn session_id(name: &str) -> String {
 }
 
 fn mtime_ns(m: &fs::Metadata) -> i128 {
-    m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128
+    m.mtime_ns()
 }
 
 /// One session's file in a store.
@@ -421,7 +419,10 @@ impl SessionFile<'_> {
         let cached = self.store.cache.and_then(|c| {
             let mut slot = c.0.borrow_mut();
             let same = slot.as_ref().is_some_and(|l| {
-                l.path == self.file
+                // Without a file identity (`sys::IDENTITY`) a file replaced meanwhile could
+                // not be told from the cached one: read whole.
+                sys::IDENTITY
+                    && l.path == self.file
                     && (l.dev, l.ino) == (meta.dev(), meta.ino())
                     && meta.len() >= l.len
             });
@@ -430,7 +431,7 @@ impl SessionFile<'_> {
         if let Some(mut loaded) = cached {
             let mut tail = vec![0; (meta.len() - loaded.valid) as usize];
             // A tail that cannot be read whole (the file cut meanwhile, by hand): read it all.
-            if file.read_exact_at(&mut tail, loaded.valid).is_ok() {
+            if sys::read_exact_at(&file, &mut tail, loaded.valid).is_ok() {
                 if !tail.is_empty() {
                     loaded.valid += delta::replay(&mut loaded.session, &tail) as u64;
                     loaded.newline = loaded.newline && tail.last() == Some(&b'\n');
@@ -493,11 +494,9 @@ impl SessionFile<'_> {
                 .with_file_name(format!("{name}.corrupt-{secs}{suffix}"));
             // Renamed without replacing (never a second link: a reader would refuse the
             // file for its two links meanwhile).
-            let cwd = rustix::fs::CWD;
-            let flags = rustix::fs::RenameFlags::NOREPLACE;
-            match rustix::fs::renameat_with(cwd, &self.file, cwd, &aside, flags) {
+            match sys::rename_noreplace(&self.file, &aside) {
                 Ok(()) => return aside,
-                Err(rustix::io::Errno::EXIST) => continue,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(_) => break,
             }
         }
@@ -539,7 +538,7 @@ impl SessionFile<'_> {
         };
         let mut sessions: Vec<(i128, PathBuf)> = entries
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().as_bytes().ends_with(b".json"))
+            .filter(|e| sys::os_bytes(&e.file_name()).ends_with(b".json"))
             .filter_map(|e| {
                 let m = e.metadata().ok()?;
                 Some((mtime_ns(&m), e.path()))
@@ -639,12 +638,11 @@ fn unavailable(path: &Path, op: &str, e: io::Error) -> Error {
 /// A state directory that someone else owns, or that others may write to, could hold
 /// planted baselines (authorizing changes to files never read): refuse it.
 fn check_owner(state_dir: &Path) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = fs::metadata(state_dir) else {
         return Ok(()); // not there yet: it will be created 0700
     };
-    let me = rustix::process::geteuid().as_raw();
-    let mode = meta.permissions().mode();
+    let me = sys::euid();
+    let mode = meta.mode();
     if meta.uid() != me || mode & 0o022 != 0 {
         return Err(Error::StateUnavailable {
             message: format!(
@@ -881,21 +879,21 @@ mod layer_tests {
 
     #[test]
     fn a_state_directory_others_may_write_is_refused() {
-        use std::os::unix::fs::PermissionsExt;
+        use crate::sys::testing;
         let f = fixture();
         let store = f.store();
         store.ensure_dirs().unwrap();
-        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o770)).unwrap();
+        testing::set_mode(&f.dir, 0o770);
         assert_eq!(store.ensure_dirs().unwrap_err().kind(), "state_unavailable");
-        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o702)).unwrap();
+        testing::set_mode(&f.dir, 0o702);
         assert_eq!(
             store.session("a").load().unwrap_err().kind(),
             "state_unavailable"
         );
-        fs::set_permissions(&f.dir, fs::Permissions::from_mode(0o755)).unwrap();
+        testing::set_mode(&f.dir, 0o755);
         store.ensure_dirs().unwrap();
-        if rustix::process::geteuid().is_root() {
-            std::os::unix::fs::chown(&f.dir, Some(65534), None).unwrap();
+        if testing::is_root() {
+            testing::chown(&f.dir, 65534, None);
             assert_eq!(store.ensure_dirs().unwrap_err().kind(), "state_unavailable");
         }
     }

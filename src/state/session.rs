@@ -7,7 +7,6 @@
 //! `state`'s job, the undo blobs `state::history`'s.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -16,6 +15,7 @@ use serde_json::value::RawValue;
 
 use crate::lock;
 use crate::probe::Identity;
+use crate::sys;
 
 pub const VERSION: u32 = 1;
 pub const MAX_FILES: usize = 512;
@@ -392,24 +392,19 @@ impl Session {
 pub fn path_key(path: &Path) -> String {
     match path.to_str() {
         Some(s) => s.to_string(),
-        None => format!("\u{0}hex:{}", lock::hex(path.as_os_str().as_bytes())),
+        None => format!("\u{0}hex:{}", lock::hex(&sys::os_bytes(path.as_os_str()))),
     }
 }
 
 /// The inverse of `path_key`.
 pub fn path_from_key(key: &str) -> PathBuf {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::OsStringExt;
     match key.strip_prefix("\u{0}hex:") {
         Some(hex) if hex.len() % 2 == 0 => {
             let bytes: Option<Vec<u8>> = (0..hex.len())
                 .step_by(2)
                 .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
                 .collect();
-            bytes.map_or_else(
-                || PathBuf::from(key),
-                |b| PathBuf::from(OsString::from_vec(b)),
-            )
+            bytes.map_or_else(|| PathBuf::from(key), |b| PathBuf::from(sys::os_string(b)))
         }
         _ => PathBuf::from(key),
     }
@@ -623,11 +618,10 @@ mod tests {
 
     #[test]
     fn non_utf8_paths_get_distinct_keys() {
-        use std::ffi::OsStr;
-        let a = Path::new(OsStr::from_bytes(b"/a\xff"));
-        let b = Path::new(OsStr::from_bytes(b"/a\xfe"));
+        let a = &PathBuf::from(sys::os_string(b"/a\xff".to_vec()));
+        let b = &PathBuf::from(sys::os_string(b"/a\xfe".to_vec()));
         assert_ne!(path_key(a), path_key(b));
-        assert_eq!(path_from_key(&path_key(a)), a);
+        assert_eq!(&path_from_key(&path_key(a)), a);
         assert_eq!(path_from_key("/x/y"), Path::new("/x/y"));
     }
 }

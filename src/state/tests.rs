@@ -2,7 +2,6 @@
 //! directory is a library of its own.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -45,7 +44,7 @@ fn an_update_is_seen_by_the_next_load_and_by_another_store() {
     assert_eq!(b.map(|b| b.sha256), Some("aa".to_string()));
     // Another session sees nothing of it.
     assert!(again.session("b").load().unwrap().is_empty());
-    let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    let mode = fs::metadata(&dir).unwrap().mode() & 0o777;
     assert_eq!(mode, 0o700);
     assert!(w.take().is_empty());
 }
@@ -103,7 +102,7 @@ fn a_directory_others_may_write_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("state");
     fs::create_dir(&dir).unwrap();
-    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    crate::sys::testing::set_mode(&dir, 0o777);
     let w = Warnings::default();
     let err = store(&dir, &w).session("a").load().unwrap_err();
     assert_eq!(err.kind(), "state_unavailable");

@@ -5,10 +5,10 @@
 //! `patch::apply`. Every problem becomes a `PatchProblem`; a hunk that misses gets `edit`'s miss
 //! diagnosis, a patch already applied is named as such. Nothing here writes.
 
+use crate::sys::MetadataExt;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};

@@ -12,9 +12,6 @@ pub(crate) mod files;
 pub mod patch;
 
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::cli::ApplyArgs;
@@ -29,6 +26,7 @@ use crate::report::{AsTyped, FileAccess, Report};
 use crate::settings::Settings;
 use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
+use crate::sys::{self, MetadataExt};
 use patch::{Format, Patch};
 
 use files::{FileAction, Planned};
@@ -103,7 +101,7 @@ impl ApplyArgs {
 
 /// The path a patch names, as the file system sees it (relative to the current directory).
 fn named(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(OsStr::from_bytes(bytes))
+    PathBuf::from(sys::os_str(bytes).into_owned())
 }
 
 pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {

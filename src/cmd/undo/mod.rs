@@ -148,7 +148,7 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
             created: false,
             deleted: restored
                 .is_none()
-                .then(|| std::os::unix::fs::MetadataExt::mode(&cur.meta)),
+                .then(|| crate::sys::MetadataExt::mode(&cur.meta)),
             dry_run,
             old: cur.bytes.as_deref().filter(|b| b.len() <= DIFF_INPUT_MAX),
             new: Some(new),
