@@ -215,7 +215,7 @@ impl Look<'_> {
 
     fn inside_root(&self, p: &Path) -> bool {
         self.root
-            .is_none_or(|r| fs::canonicalize(p).is_ok_and(|c| r.contains(&c)))
+            .is_none_or(|r| crate::sys::canonicalize(p).is_ok_and(|c| r.contains(&c)))
     }
 
     /// Files (or, for a missing parent or a glob PATH, directories) named like the missing

@@ -26,7 +26,8 @@ impl Root {
                 dir.display()
             )));
         }
-        let canonical = fs::canonicalize(dir).map_err(|e| Error::io("resolve the root", dir, e))?;
+        let canonical =
+            crate::sys::canonicalize(dir).map_err(|e| Error::io("resolve the root", dir, e))?;
         if !canonical.is_dir() {
             return Err(Error::invalid_argument(format!(
                 "--root {} is not a directory",
@@ -66,7 +67,7 @@ pub(crate) fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Re
     let requested = cwd.join(path);
     let is_link = fs::symlink_metadata(&requested).is_ok_and(|m| m.file_type().is_symlink());
     let via_symlink = is_link.then(|| requested.clone());
-    let (target, exists) = match fs::canonicalize(&requested) {
+    let (target, exists) = match crate::sys::canonicalize(&requested) {
         Ok(t) => (t, true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             if is_link {
@@ -115,7 +116,7 @@ fn dangling_target(link: &Path) -> PathBuf {
                 let next = normalize_lexically(&parent.join(next));
                 // Resolve the parent of the next hop so the reported path is real.
                 current = match (next.parent(), next.file_name()) {
-                    (Some(p), Some(name)) => fs::canonicalize(p)
+                    (Some(p), Some(name)) => crate::sys::canonicalize(p)
                         .map(|p| p.join(name))
                         .unwrap_or(next.clone()),
                     _ => next,
@@ -144,7 +145,8 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
             }
         }
     }
-    let mut base = fs::canonicalize(&existing).map_err(|e| Error::io("resolve", &existing, e))?;
+    let mut base =
+        crate::sys::canonicalize(&existing).map_err(|e| Error::io("resolve", &existing, e))?;
     if !rest.is_empty() && !base.is_dir() {
         // A component is a file: the listing of `path`'s parent fails, so no names are listed.
         return Err(not_found(path));
@@ -166,7 +168,7 @@ fn resolve_missing(path: &Path) -> Result<PathBuf> {
 /// `path` (absolute) with its existing part resolved as `resolve` does, or folded lexically
 /// when that fails: the one spelling of a path that may not exist, for comparing paths.
 pub(crate) fn absolute_missing(path: &Path) -> PathBuf {
-    match fs::canonicalize(path) {
+    match crate::sys::canonicalize(path) {
         Ok(p) => p,
         Err(_) => resolve_missing(path).unwrap_or_else(|_| normalize_lexically(path)),
     }

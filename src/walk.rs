@@ -62,7 +62,7 @@ pub(crate) fn builder_skipping_git(
             if let Some(root) = &root
                 && e.path_is_symlink()
             {
-                return fs::canonicalize(e.path()).is_ok_and(|t| root.contains(&t));
+                return crate::sys::canonicalize(e.path()).is_ok_and(|t| root.contains(&t));
             }
             true
         });

@@ -171,7 +171,8 @@ fn scan(dir: &Path, opts: &WalkOptions, root: Option<&Root>) -> Scan {
         // Entered by path: it must still be a directory (not a link swapped in), inside the
         // root.
         let still_dir = fs::symlink_metadata(&sub).is_ok_and(|m| m.is_dir());
-        let inside = root.is_none_or(|r| fs::canonicalize(&sub).is_ok_and(|c| r.contains(&c)));
+        let inside =
+            root.is_none_or(|r| crate::sys::canonicalize(&sub).is_ok_and(|c| r.contains(&c)));
         if still_dir && inside {
             children(&sub, 2, opts, root, &mut out);
         }

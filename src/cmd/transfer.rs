@@ -203,7 +203,7 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
         requested
     };
     // A destination link to the source itself is the same file (§3.7), not a link to refuse.
-    if fs::canonicalize(&path).is_ok_and(|t| t == src.target) {
+    if crate::sys::canonicalize(&path).is_ok_and(|t| t == src.target) {
         return Err(Error::SameFile {
             source_path: src.target.clone(),
             destination: path,

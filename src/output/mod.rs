@@ -64,9 +64,9 @@ impl<'a> Shown<'a> {
             let Some(rest) = full.strip_prefix(r) else {
                 continue;
             };
-            let tail = if rest.is_empty() || r.ends_with(b"/") {
+            let tail = if rest.is_empty() || ends_with_separator(r) {
                 rest
-            } else if let Some(t) = rest.strip_prefix(b"/") {
+            } else if let Some(t) = strip_separator(rest) {
                 t
             } else {
                 continue;
@@ -75,7 +75,7 @@ impl<'a> Shown<'a> {
                 continue;
             }
             let head = root.typed.as_os_str().as_encoded_bytes();
-            let slash = !tail.is_empty() && !head.ends_with(b"/");
+            let slash = !tail.is_empty() && !ends_with_separator(head);
             best = Some((r.len(), Shown { head, slash, tail }));
         }
         if let Some((_, shown)) = best {
@@ -83,9 +83,12 @@ impl<'a> Shown<'a> {
         }
         let base = cwd.as_os_str().as_encoded_bytes();
         let tail = match full.strip_prefix(base) {
-            Some(rest) if base == b"/" && !rest.is_empty() => rest,
-            Some([b'/', rest @ ..]) if !rest.is_empty() => rest,
-            _ => full,
+            // The current directory is a file system's root (`/`, `C:\`).
+            Some(rest) if ends_with_separator(base) && !rest.is_empty() => rest,
+            Some(rest) => strip_separator(rest)
+                .filter(|t| !t.is_empty())
+                .unwrap_or(full),
+            None => full,
         };
         Shown {
             head: b"",
@@ -97,9 +100,24 @@ impl<'a> Shown<'a> {
     pub(crate) fn write_to(&self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
         w.write_all(self.head)?;
         if self.slash {
-            w.write_all(b"/")?;
+            w.write_all(std::path::MAIN_SEPARATOR_STR.as_bytes())?;
         }
         w.write_all(self.tail)
+    }
+}
+
+/// Whether a path's bytes end with a separator (`/`; also `\` where it is one).
+fn ends_with_separator(bytes: &[u8]) -> bool {
+    bytes
+        .last()
+        .is_some_and(|&b| b.is_ascii() && std::path::is_separator(b as char))
+}
+
+/// The bytes after a leading separator, if there is one.
+fn strip_separator(bytes: &[u8]) -> Option<&[u8]> {
+    match bytes.split_first() {
+        Some((&b, rest)) if b.is_ascii() && std::path::is_separator(b as char) => Some(rest),
+        _ => None,
     }
 }
 

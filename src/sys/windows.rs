@@ -5,7 +5,7 @@
 //! as itself (`FILE_FLAG_OPEN_REPARSE_POINT`) and refused as one. Stable Rust exposes no file
 //! index, link count or owner, so those read as one file, one link, no owner (`IDENTITY`);
 //! there are no FIFOs, sockets or devices to refuse; the permission bits are the read-only
-//! flag; a hard link stands in for a rename that never replaces.
+//! flag; a rename that never replaces is `MoveFileExW` without `MOVEFILE_REPLACE_EXISTING`.
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
@@ -95,6 +95,12 @@ impl FileTypeExt for FileType {
 /// No user ids: every file reads as this user's.
 pub(crate) fn euid() -> u32 {
     0
+}
+
+/// The real path of `path`: absolute, every link resolved, without the `\\?\` prefix where
+/// the path does not need it (`C:\x`, as people and other programs write it).
+pub(crate) fn canonicalize(path: &Path) -> io::Result<PathBuf> {
+    dunce::canonicalize(path)
 }
 
 /// The bytes of an OS string (WTF-8; UTF-8 for any valid name).
@@ -192,11 +198,34 @@ pub(crate) fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) ->
     Ok(())
 }
 
-/// Rename `from` to `to` unless `to` exists (`AlreadyExists`): a hard link, then the old name
-/// removed.
+/// Rename `from` to `to` unless `to` exists (`AlreadyExists`): `MoveFileExW` without
+/// `MOVEFILE_REPLACE_EXISTING`, which fails on an existing name in the same call.
 pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
-    fs::hard_link(from, to)?;
-    fs::remove_file(from)
+    use std::os::windows::ffi::OsStrExt;
+    use windows_sys::Win32::Storage::FileSystem::{MOVEFILE_WRITE_THROUGH, MoveFileExW};
+    let wide = |p: &Path| -> Vec<u16> {
+        let p = long(p);
+        p.as_os_str().encode_wide().chain(Some(0)).collect()
+    };
+    let (from, to) = (wide(from), wide(to));
+    // SAFETY: two NUL-terminated UTF-16 strings that outlive the call.
+    if unsafe { MoveFileExW(from.as_ptr(), to.as_ptr(), MOVEFILE_WRITE_THROUGH) } == 0 {
+        // ERROR_FILE_EXISTS and ERROR_ALREADY_EXISTS read as `AlreadyExists`.
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// An absolute path past the classic 260-character limit, in the `\\?\` form the wide
+/// calls accept at any length (std does the same for its own calls).
+fn long(p: &Path) -> Cow<'_, Path> {
+    let s = p.as_os_str();
+    if s.len() < 248 || !p.is_absolute() || s.as_encoded_bytes().starts_with(b"\\\\") {
+        return Cow::Borrowed(p);
+    }
+    let mut v = OsString::from("\\\\?\\");
+    v.push(s);
+    Cow::Owned(PathBuf::from(v))
 }
 
 /// No FIFOs: nothing to wait for.

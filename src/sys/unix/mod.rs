@@ -92,6 +92,11 @@ pub(crate) fn euid() -> u32 {
     rustix::process::geteuid().as_raw()
 }
 
+/// The real path of `path`: absolute, every link resolved.
+pub(crate) fn canonicalize(path: &Path) -> io::Result<PathBuf> {
+    std::fs::canonicalize(path)
+}
+
 /// The raw bytes of an OS string.
 pub(crate) fn os_bytes(s: &OsStr) -> Cow<'_, [u8]> {
     Cow::Borrowed(s.as_bytes())
