@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build quill for Windows (x86_64-pc-windows-gnu) on this Linux machine and run it under Wine:
 # read -> edit -> undo -> grep on a CRLF file, a change behind quill's back (`stale`), glob,
-# and `--root` refused. Each step checks the exit code, the output and the bytes on disk.
+# write and transfer that never replace, and `--root` refused. Each step checks the exit code,
+# the output and the bytes on disk.
 #
 #   scripts/wine-smoke.sh
 #
@@ -144,6 +145,11 @@ step "write a new file" 0 "" -- write c.txt --content 'one'
 bytes "new file" c.txt 'one'
 step "create never replaces" 3 '"kind":"create_conflict"' -- write c.txt --content two --create-only --json
 bytes "create left it" c.txt 'one'
+printf 'two' >d.txt
+step "transfer onto a file" 3 '"kind":"destination_exists"' -- transfer d.txt c.txt --json
+step "transfer --move" 0 "" -- transfer d.txt e.txt --move
+bytes "moved" e.txt 'two'
+[[ ! -e d.txt ]] && echo "ok   source gone" || { echo "FAIL source gone: d.txt is still there"; failed=1; }
 
 echo "time: $(($(date +%s) - t0))s"
 if ((failed)); then

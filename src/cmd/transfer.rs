@@ -263,7 +263,8 @@ fn check_destination(
     if meta.file_type().is_symlink() {
         return Err(link_refused(&dst.target));
     }
-    if meta.dev() == source_meta.dev() && meta.ino() == source_meta.ino() {
+    // Another name of the source (a hard link), where metadata can tell (`sys::IDENTITY`).
+    if crate::sys::IDENTITY && meta.dev() == source_meta.dev() && meta.ino() == source_meta.ino() {
         return Err(same_file(src, dst));
     }
     probe::check_regular(&dst.target, &meta)?;
