@@ -219,7 +219,10 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
 }
 
 fn ends_with_slash(p: &Path) -> bool {
-    p.as_os_str().as_encoded_bytes().ends_with(b"/")
+    p.as_os_str()
+        .as_encoded_bytes()
+        .last()
+        .is_some_and(|&b| b.is_ascii() && std::path::is_separator(b as char))
 }
 
 fn refuse_link(path: &Path) -> Result<()> {
