@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build quill for Windows (x86_64-pc-windows-gnu) on this Linux machine and run it under Wine:
 # read -> edit -> undo -> grep on a CRLF file, a change behind quill's back (`stale`), glob,
-# write and transfer that never replace, and `--root` refused. Each step checks the exit code,
-# the output and the bytes on disk.
+# write and transfer that never replace, apply and its undo, rm and its undo, and `--root`
+# refused. Each step checks the exit code, the output and the bytes on disk.
 #
 #   scripts/wine-smoke.sh
 #
@@ -150,6 +150,22 @@ step "transfer onto a file" 3 '"kind":"destination_exists"' -- transfer d.txt c.
 step "transfer --move" 0 "" -- transfer d.txt e.txt --move
 bytes "moved" e.txt 'two'
 [[ ! -e d.txt ]] && echo "ok   source gone" || { echo "FAIL source gone: d.txt is still there"; failed=1; }
+# A multi-file change (journaled: its directory flushed), then undone as one.
+printf -- '--- a/src/b.rs\n+++ b/src/b.rs\n@@ -1 +1 @@\n-x\n+z\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+new\n' >p.patch
+step "apply before a read" 3 "not_read" -- apply p.patch
+step "read src/b.rs" 0 "" -- read src/b.rs
+step apply 0 "" -- apply p.patch
+bytes "apply changed" src/b.rs 'z\n'
+bytes "apply created" n.txt 'new\n'
+step "undo the apply" 0 "" -- undo
+bytes "undo restored" src/b.rs 'x\n'
+[[ ! -e n.txt ]] && echo "ok   undo removed the created file" || { echo "FAIL undo removed the created file: n.txt is there"; failed=1; }
+step "read e.txt" 0 "" -- read e.txt
+step rm 0 "removed e.txt" -- rm e.txt
+[[ ! -e e.txt ]] && echo "ok   rm removed it" || { echo "FAIL rm removed it: e.txt is there"; failed=1; }
+step "undo the rm" 0 "" -- undo e.txt
+bytes "rm undone" e.txt 'two'
+step "glob, a drive-absolute pattern" 0 "b.rs" -- glob "Z:$dir/**/*.rs"
 
 echo "time: $(($(date +%s) - t0))s"
 if ((failed)); then

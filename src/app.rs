@@ -617,11 +617,14 @@ fn list_limit() -> Result<Option<usize>> {
         })
 }
 
-/// `--state-dir`, else `$QUILL_STATE_DIR`, else `$XDG_STATE_HOME/quill`, else
-/// `~/.local/state/quill`.
+/// `--state-dir`, else `$QUILL_STATE_DIR`, else the system's own place (Windows:
+/// `%LOCALAPPDATA%\quill\state`), else `$XDG_STATE_HOME/quill`, else `~/.local/state/quill`.
 fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
     if let Some(dir) = explicit.filter(|d| !d.as_os_str().is_empty()) {
         return cwd.join(dir);
+    }
+    if let Some(dir) = crate::sys::system_state_dir() {
+        return dir;
     }
     if let Some(xdg) = env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
         let xdg = PathBuf::from(xdg);

@@ -376,7 +376,7 @@ fn create_marker(held: &Held) -> Result<()> {
 }
 
 fn sync_path(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    sys::Dir::open(dir)?.sync()
 }
 
 /// Finish or undo every transaction whose process is gone (docs/model.md), before this run

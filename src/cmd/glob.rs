@@ -475,10 +475,15 @@ fn find(s: &Settings, req: &GlobRequest, matcher: &GlobSet, problems: &WalkProbl
 /// to it: its leading components without glob syntax are the directory (all but the last, for
 /// a pattern without any).
 fn split_root(pattern: &str) -> Option<(String, String)> {
-    if !pattern.starts_with('/') && !pattern.starts_with("../") {
+    let parts: Vec<&str> = pattern.split('/').collect();
+    // A drive or share prefix (`C:/src/**/*.rs` where there are such things).
+    let prefix = Path::new(parts[0])
+        .components()
+        .next()
+        .is_some_and(|c| matches!(c, std::path::Component::Prefix(_)));
+    if !pattern.starts_with('/') && !pattern.starts_with("../") && !prefix {
         return None;
     }
-    let parts: Vec<&str> = pattern.split('/').collect();
     let special = |c: &&str| c.contains(['*', '?', '[', ']', '{', '}', '\\']);
     let mut n = parts.iter().take_while(|c| !special(c)).count();
     if n == parts.len() {
@@ -486,6 +491,8 @@ fn split_root(pattern: &str) -> Option<(String, String)> {
     }
     let dir = match parts[..n].join("/") {
         d if d.is_empty() => "/".to_string(),
+        // `C:` alone is the drive's current directory; `C:/` its root.
+        d if prefix && n == 1 => d + "/",
         d => d,
     };
     let rest = parts[n..].join("/");

@@ -426,7 +426,9 @@ impl SessionFile<'_> {
                     && (l.dev, l.ino) == (meta.dev(), meta.ino())
                     && meta.len() >= l.len
             });
-            if same { slot.take() } else { None }
+            // Taken either way: an entry that does not match is of no use, and it would keep
+            // the old file open.
+            slot.take().filter(|_| same)
         });
         if let Some(mut loaded) = cached {
             let mut tail = vec![0; (meta.len() - loaded.valid) as usize];

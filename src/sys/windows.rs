@@ -19,6 +19,10 @@ use super::{Beneath, FileTypeExt, MetadataExt};
 
 /// `CreateFileW` opens a reparse point (a symbolic link, a junction) itself.
 const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+/// The attribute of a file that carries a reparse point (a link, a junction, a placeholder).
+const FILE_ATTRIBUTE_REPARSE_POINT: u32 = 0x400;
+/// `CreateFileW` opens a directory (for its handle: to flush it).
+const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
 /// `ERROR_NOT_SAME_DEVICE`: a rename across volumes.
 const ERROR_NOT_SAME_DEVICE: i32 = 17;
 /// `ERROR_DIRECTORY`: the directory name is invalid (a file in the way).
@@ -161,7 +165,7 @@ pub(crate) fn umask() -> u32 {
 /// No owners to copy.
 pub(crate) fn copy_owner(_file: &File, _like: &Metadata) {}
 
-/// Write all of `buf` at `offset`.
+/// Write all of `buf` at `offset` (unlike `pwrite`, the file position moves).
 pub(crate) fn write_all_at(file: &File, mut buf: &[u8], mut offset: u64) -> io::Result<()> {
     while !buf.is_empty() {
         match file.seek_write(buf, offset) {
@@ -177,7 +181,7 @@ pub(crate) fn write_all_at(file: &File, mut buf: &[u8], mut offset: u64) -> io::
     Ok(())
 }
 
-/// One read at `offset`.
+/// One read at `offset` (unlike `pread`, the file position moves).
 pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     file.seek_read(buf, offset)
 }
@@ -216,21 +220,41 @@ pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// An absolute path past the classic 260-character limit, in the `\\?\` form the wide
-/// calls accept at any length (std does the same for its own calls).
+/// A path past the classic 260-character limit in the `\\?\` form the wide calls accept at
+/// any length (std does the same for its own calls): made absolute and normalized first
+/// (`/`, `.` and `..` mean nothing after the prefix), a UNC path as `\\?\UNC\`.
 fn long(p: &Path) -> Cow<'_, Path> {
-    let s = p.as_os_str();
-    if s.len() < 248 || !p.is_absolute() || s.as_encoded_bytes().starts_with(b"\\\\") {
+    if p.as_os_str().len() < 248 || p.as_os_str().as_encoded_bytes().starts_with(b"\\\\?\\") {
         return Cow::Borrowed(p);
     }
-    let mut v = OsString::from("\\\\?\\");
-    v.push(s);
+    let Ok(full) = std::path::absolute(p) else {
+        return Cow::Borrowed(p);
+    };
+    let bytes = full.as_os_str().as_encoded_bytes();
+    let mut v = match bytes.strip_prefix(b"\\\\") {
+        Some(unc) => {
+            let mut v = OsString::from("\\\\?\\UNC\\");
+            v.push(String::from_utf8_lossy(unc).as_ref());
+            return Cow::Owned(PathBuf::from(v));
+        }
+        None => OsString::from("\\\\?\\"),
+    };
+    v.push(full.as_os_str());
     Cow::Owned(PathBuf::from(v))
 }
 
 /// No FIFOs: nothing to wait for.
 pub(crate) fn await_writer(_fifo: &File) -> io::Result<()> {
     Ok(())
+}
+
+/// The state directory of this system, before `XDG_STATE_HOME` and `HOME` are asked: under
+/// `%LOCALAPPDATA%`, so a shell that sets `HOME` (Git Bash) and one that does not
+/// (PowerShell) share one store.
+pub(crate) fn system_state_dir() -> Option<PathBuf> {
+    std::env::var_os("LOCALAPPDATA")
+        .filter(|v| !v.is_empty())
+        .map(|local| PathBuf::from(local).join("quill").join("state"))
 }
 
 /// The state directory of a user without `HOME`: under `%LOCALAPPDATA%`.
@@ -303,8 +327,15 @@ pub(crate) fn open_read(path: &Path, follow: bool) -> io::Result<File> {
         return options.open(path);
     }
     let file = no_follow(&mut options, 0).open(path)?;
-    if file.metadata()?.file_type().is_symlink() {
+    let meta = file.metadata()?;
+    if meta.file_type().is_symlink() {
         return Err(link_error());
+    }
+    if meta.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+        // A reparse point that is not a link (a cloud placeholder, a deduplicated file):
+        // its content is what its filter gives, so it is opened through the filter.
+        drop(file);
+        return OpenOptions::new().read(true).open(path);
     }
     Ok(file)
 }
@@ -414,14 +445,9 @@ impl Dir {
         fs::rename(self.0.join(from), dest.0.join(to))
     }
 
-    /// std's rename always replaces: `Unsupported`, so the caller links instead.
-    pub(crate) fn rename_noreplace(
-        &self,
-        _from: &OsStr,
-        _dest: &Dir,
-        _to: &OsStr,
-    ) -> io::Result<()> {
-        Err(io::ErrorKind::Unsupported.into())
+    /// Rename `from` here to `to` in `dest` unless `to` exists (`AlreadyExists`).
+    pub(crate) fn rename_noreplace(&self, from: &OsStr, dest: &Dir, to: &OsStr) -> io::Result<()> {
+        rename_noreplace(&self.0.join(from), &dest.0.join(to))
     }
 
     /// Link `from` here as `to` in `dest`, never replacing (`AlreadyExists`).
@@ -434,9 +460,18 @@ impl Dir {
         fs::metadata(&self.0)
     }
 
-    /// Directory entries are kept by the file system's journal: nothing to flush.
+    /// Flush the directory's entries where Windows lets a directory be opened for writing
+    /// (`FlushFileBuffers` on its handle); where it does not, they are left to the file
+    /// system's journal (NTFS writes it lazily: a rename can be lost to a power cut).
     pub(crate) fn sync(&self) -> io::Result<()> {
-        Ok(())
+        let opened = OpenOptions::new()
+            .write(true)
+            .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+            .open(&self.0);
+        match opened {
+            Ok(dir) => dir.sync_all(),
+            Err(_) => Ok(()),
+        }
     }
 
     /// Not offered (`SYNCFS` is false).

@@ -210,6 +210,11 @@ pub(crate) fn mtime(path: &Path, follow: bool) -> io::Result<(i64, i64)> {
     Ok((st.st_mtime as i64, st.st_mtime_nsec as i64))
 }
 
+/// No system-wide convention before `XDG_STATE_HOME` and `HOME`.
+pub(crate) fn system_state_dir() -> Option<PathBuf> {
+    None
+}
+
 /// A per-user state directory for a user without a home directory.
 pub(crate) fn homeless_state_dir() -> PathBuf {
     PathBuf::from(format!("/tmp/quill-state-{}", euid()))
