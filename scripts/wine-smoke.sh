@@ -74,8 +74,9 @@ say "built $exe"
 export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" DISPLAY=
 stub=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
 if [[ ! -e $stub ]]; then
-  "$wine" wineboot -i >/dev/null 2>&1 || true
-  /usr/lib/wine/wineserver -w || true
+  # Bounded: a Wine that hangs must fail the run, not stall CI.
+  timeout 300 "$wine" wineboot -i >/dev/null 2>&1 || true
+  timeout 300 /usr/lib/wine/wineserver -w || true
   [[ -d $WINEPREFIX/drive_c/windows/system32 ]] || die "wineboot made no prefix at $WINEPREFIX"
   cat >"$work/bcryptprimitives.c" <<'C'
 #include <windows.h>
@@ -97,12 +98,12 @@ trap '/usr/lib/wine/wineserver -k >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 cd "$dir"
 export QUILL_SESSION=smoke-$$
 failed=0
-# step NAME WANT_RC WANT_TEXT -- ARGS...: run quill.exe, check its exit code and that its
-# stdout+stderr contains WANT_TEXT (empty: anything).
+# step NAME WANT_RC WANT_TEXT -- ARGS...: run quill.exe (at most 2 minutes: a hang is exit
+# 124), check its exit code and that its stdout+stderr contains WANT_TEXT (empty: anything).
 step() {
   local name=$1 want_rc=$2 want=$3; shift 4
   local got rc=0
-  got=$("$wine" "$exe" "$@" 2>&1) || rc=$?
+  got=$(timeout 120 "$wine" "$exe" "$@" 2>&1 </dev/null) || rc=$?
   if [[ $rc != "$want_rc" ]] || [[ -n $want && $got != *"$want"* ]]; then
     echo "FAIL $name: quill $* -> exit $rc (want $want_rc), output:"
     printf '%s\n' "$got" | sed 's/^/    /' | head -20
