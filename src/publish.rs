@@ -206,12 +206,12 @@ impl<'p> Staged<'p> {
         signals::check()?;
         let target = self.parent.target();
         if let Some(meta) = like {
-            copy_owner(&self.file, meta);
+            sys::copy_owner(&self.file, meta);
             sys::set_mode(&self.file, meta.mode() & 0o7777)
                 .map_err(|e| Error::io("set the permissions of", target, e))?;
         } else if !self.mode_chosen {
             // A new file gets what open(2) would give it: 0666 less the umask.
-            sys::set_mode(&self.file, 0o666 & !umask())
+            sys::set_mode(&self.file, 0o666 & !sys::umask())
                 .map_err(|e| Error::io("set the permissions of", target, e))?;
         }
         Ok(())
@@ -295,19 +295,6 @@ pub(crate) fn sync_dir(parent: &Parent) -> Vec<Warning> {
     }
 }
 
-/// The process umask (022 where it cannot be read without changing it).
-pub(crate) fn umask() -> u32 {
-    sys::umask()
-}
-
-/// Give `file` the owner of `like` (uid and gid). Only root (or the owner, for its own
-/// groups) may; otherwise the file silently keeps ours. Always attempted, even when the ids
-/// already look like ours: a file created in a set-group-ID directory has that directory's
-/// group, not ours. Call it before setting the mode: chown clears set-id bits.
-pub(crate) fn copy_owner(file: &File, like: &Metadata) {
-    sys::copy_owner(file, like);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,11 +334,6 @@ mod tests {
         assert_eq!(s.commit_new().unwrap_err().kind(), "create_conflict");
         assert_eq!(fs::read(&target).unwrap(), b"theirs");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
-
-    #[test]
-    fn umask_is_the_process_umask() {
-        assert_eq!(umask(), testing::umask_now());
     }
 
     #[test]

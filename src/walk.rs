@@ -295,8 +295,15 @@ pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     while n < common && a[n] == b[n] {
         n += 1;
     }
-    let sep = |c: u8| c.is_ascii() && std::path::is_separator(c as char);
-    let key = |s: &[u8]| s.get(n).map(|&c| if sep(c) { 0 } else { c });
+    let key = |s: &[u8]| {
+        s.get(n).map(|&c| {
+            if crate::sys::is_separator_byte(c) {
+                0
+            } else {
+                c
+            }
+        })
+    };
     match (key(a), key(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         (x, y) => x.is_some().cmp(&y.is_some()),

@@ -28,7 +28,7 @@ use crate::output::progress::Progress;
 use crate::parent::{NoReplace, NoReplaceError, Parent, Parents};
 use crate::paths::{self, Resolved};
 use crate::probe::{self, Identity};
-use crate::publish::{self, Staged};
+use crate::publish::Staged;
 use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
@@ -222,7 +222,7 @@ fn ends_with_slash(p: &Path) -> bool {
     p.as_os_str()
         .as_encoded_bytes()
         .last()
-        .is_some_and(|&b| b.is_ascii() && std::path::is_separator(b as char))
+        .is_some_and(|&b| crate::sys::is_separator_byte(b))
 }
 
 fn refuse_link(path: &Path) -> Result<()> {
@@ -494,11 +494,11 @@ impl Job<'_> {
         let source_mode = self.source_meta.mode() & 0o7777;
         let mode = match (self.move_, self.existing) {
             (true, _) => {
-                publish::copy_owner(staged.file_mut(), self.source_meta);
+                crate::sys::copy_owner(staged.file_mut(), self.source_meta);
                 source_mode
             }
             (false, Some(existing)) => existing.meta.mode() & 0o7777,
-            (false, None) => source_mode & 0o777 & !publish::umask(),
+            (false, None) => source_mode & 0o777 & !crate::sys::umask(),
         };
         staged.set_mode(mode)
     }

@@ -110,13 +110,13 @@ impl<'a> Shown<'a> {
 fn ends_with_separator(bytes: &[u8]) -> bool {
     bytes
         .last()
-        .is_some_and(|&b| b.is_ascii() && std::path::is_separator(b as char))
+        .is_some_and(|&b| crate::sys::is_separator_byte(b))
 }
 
 /// The bytes after a leading separator, if there is one.
 fn strip_separator(bytes: &[u8]) -> Option<&[u8]> {
     match bytes.split_first() {
-        Some((&b, rest)) if b.is_ascii() && std::path::is_separator(b as char) => Some(rest),
+        Some((&b, rest)) if crate::sys::is_separator_byte(b) => Some(rest),
         _ => None,
     }
 }

@@ -95,8 +95,10 @@ impl PathColors {
     /// Write `shown` (how `path` is printed) as fd does: its directory part in the style of
     /// directories, its file name in the style of the file `path` is (stat'ed, not followed).
     pub(crate) fn paint(&self, w: &mut dyn Write, shown: &[u8], path: &Path) -> io::Result<()> {
-        let sep = |b: u8| b.is_ascii() && std::path::is_separator(b as char);
-        let cut = shown.iter().rposition(|&b| sep(b)).map_or(0, |i| i + 1);
+        let cut = shown
+            .iter()
+            .rposition(|&b| crate::sys::is_separator_byte(b))
+            .map_or(0, |i| i + 1);
         let (dir, name) = shown.split_at(cut);
         if !dir.is_empty() {
             styled(w, self.dir, dir)?;

@@ -188,7 +188,7 @@ impl<'a> Store<'a> {
                 };
                 let s = parse_bytes(&bytes).ok()?.session;
                 let files = s.len();
-                Some((s.session, files, mtime_ns(&m)))
+                Some((s.session, files, m.mtime_ns()))
             })
             .collect();
         out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -214,10 +214,6 @@ fn read_checked(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>> {
 /// The hex name of a session's files.
 fn session_id(name: &str) -> String {
     lock::hex(&Sha256::digest(name.as_bytes()))
-}
-
-fn mtime_ns(m: &fs::Metadata) -> i128 {
-    m.mtime_ns()
 }
 
 /// One session's file in a store.
@@ -543,7 +539,7 @@ impl SessionFile<'_> {
             .filter(|e| sys::os_bytes(&e.file_name()).ends_with(b".json"))
             .filter_map(|e| {
                 let m = e.metadata().ok()?;
-                Some((mtime_ns(&m), e.path()))
+                Some((m.mtime_ns(), e.path()))
             })
             .collect();
         if sessions.len() < MAX_SESSIONS {

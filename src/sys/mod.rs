@@ -36,6 +36,11 @@ pub(crate) use imp::{
 #[cfg(feature = "mcp")]
 pub(crate) use imp::path_of_uri;
 
+/// Whether the byte `b` of a path separates its components (`/`; also `\\` where it does).
+pub(crate) fn is_separator_byte(b: u8) -> bool {
+    b.is_ascii() && std::path::is_separator(b as char)
+}
+
 /// Why an open beneath a directory (`Dir::open_dir_beneath`, `Dir::open_file_beneath`) failed.
 #[derive(Debug)]
 #[cfg_attr(not(unix), allow(dead_code))] // Only Unix opens beneath a directory.

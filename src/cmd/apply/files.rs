@@ -316,7 +316,7 @@ fn create<'e>(
     let sha256 = sha256_bytes(&content);
     let mode = fp
         .new_mode
-        .map(|m| if m & 0o111 != 0 { 0o777 } else { 0o666 } & !crate::publish::umask());
+        .map(|m| if m & 0o111 != 0 { 0o777 } else { 0o666 } & !crate::sys::umask());
     Ok(Planned {
         action: FileAction::Created,
         parent,

@@ -151,7 +151,10 @@ pub(crate) fn umask() -> u32 {
         .unwrap_or(0o022)
 }
 
-/// Give `file` the owner of `like` (uid and gid) where allowed; otherwise nothing changes.
+/// Give `file` the owner of `like` (uid and gid). Only root (or the owner, for its own groups)
+/// may; otherwise the file silently keeps ours. Always attempted, even when the ids already
+/// look like ours: a file created in a set-group-ID directory has that directory's group, not
+/// ours. Call it before setting the mode: chown clears set-id bits.
 pub(crate) fn copy_owner(file: &File, like: &Metadata) {
     let _ = rustix::fs::fchown(
         file,
@@ -201,12 +204,17 @@ pub(crate) fn await_writer(fifo: &File) -> io::Result<()> {
 /// The modification time of `path` as (seconds, nanoseconds), following a final link when
 /// `follow`.
 pub(crate) fn mtime(path: &Path, follow: bool) -> io::Result<(i64, i64)> {
+    mtime_at(rustix::fs::CWD, path, follow)
+}
+
+/// The modification time of `path` relative to `dir`.
+fn mtime_at(dir: impl AsFd, path: &Path, follow: bool) -> io::Result<(i64, i64)> {
     let at = if follow {
         AtFlags::empty()
     } else {
         AtFlags::SYMLINK_NOFOLLOW
     };
-    let st = rustix::fs::statat(rustix::fs::CWD, path, at)?;
+    let st = rustix::fs::statat(dir, path, at)?;
     Ok((st.st_mtime as i64, st.st_mtime_nsec as i64))
 }
 
@@ -359,13 +367,7 @@ impl Dir {
     /// The modification time of `name` as (seconds, nanoseconds), following a final link
     /// when `follow`.
     pub(crate) fn mtime(&self, name: &OsStr, follow: bool) -> io::Result<(i64, i64)> {
-        let at = if follow {
-            AtFlags::empty()
-        } else {
-            AtFlags::SYMLINK_NOFOLLOW
-        };
-        let st = rustix::fs::statat(&self.0, name, at)?;
-        Ok((st.st_mtime as i64, st.st_mtime_nsec as i64))
+        mtime_at(&self.0, Path::new(name), follow)
     }
 
     /// Create the file `name` exclusively (never an existing name, never through a link),
@@ -479,6 +481,11 @@ mod tests {
             .open(&link)
             .unwrap_err();
         assert!(is_link_error(&e), "{e:?}");
+    }
+
+    #[test]
+    fn umask_is_the_process_umask() {
+        assert_eq!(umask(), testing::umask_now());
     }
 
     #[test]
