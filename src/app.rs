@@ -83,7 +83,7 @@ pub(crate) fn answer(
         true => BUILT
             .with(|b| b.borrow_mut().take())
             .unwrap_or_else(cli::command),
-        false => cli::command(),
+        false => parser(&args),
     };
     let args = drift::path_flag_as_positional(args, &command);
     let parsed = command.try_get_matches_from_mut(&args).and_then(|m| {
@@ -109,6 +109,16 @@ pub(crate) fn answer(
         false => std::mem::forget(command),
     }
     Ok(answer)
+}
+
+/// The parser of one typed command line: built only as far as it needs (`cli::command_for`),
+/// or whole when its subcommand word is not a subcommand's own name.
+fn parser(args: &[OsString]) -> clap::Command {
+    let root = cli::root();
+    drift::subcommand_word(args, &root)
+        .map(str::to_owned)
+        .and_then(|op| cli::command_for(root, &op))
+        .unwrap_or_else(cli::command)
 }
 
 thread_local! {

@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+mod lazy;
+pub(crate) use lazy::{command_for, root};
+
 /// `quill --version`: the package version and, when built from a git checkout, the commit and
 /// its date (`0.1.0 (abc1234 2026-12-01)`; set by `build.rs`).
 pub(crate) const VERSION: &str = env!("QUILL_VERSION");
@@ -40,27 +43,30 @@ pub(crate) const GUARD_OPTIONS: [&str; 6] = [
 /// left out of completions and man pages, which are generated from `canonical()`. Their
 /// values land in `ReadArgs` through `take_vocabulary`.
 pub(crate) fn command() -> clap::Command {
+    canonical().mut_subcommand("read", read_vocabulary)
+}
+
+/// Read's hidden flags from other tools' vocabulary (see `command`).
+fn read_vocabulary(read: clap::Command) -> clap::Command {
     use clap::{Arg, value_parser};
-    canonical().mut_subcommand("read", |read| {
-        read.arg(
-            Arg::new("end_line")
-                .long("end-line")
-                .alias("end_line")
-                .value_name("N")
-                .value_parser(value_parser!(u64))
-                .conflicts_with("limit")
-                .hide(true),
-        )
-        .arg(
-            Arg::new("view_range")
-                .long("view-range")
-                .alias("view_range")
-                .value_name("A,B")
-                .allow_hyphen_values(true)
-                .conflicts_with_all(["offset", "limit", "end_line"])
-                .hide(true),
-        )
-    })
+    read.arg(
+        Arg::new("end_line")
+            .long("end-line")
+            .alias("end_line")
+            .value_name("N")
+            .value_parser(value_parser!(u64))
+            .conflicts_with("limit")
+            .hide(true),
+    )
+    .arg(
+        Arg::new("view_range")
+            .long("view-range")
+            .alias("view_range")
+            .value_name("A,B")
+            .allow_hyphen_values(true)
+            .conflicts_with_all(["offset", "limit", "end_line"])
+            .hide(true),
+    )
 }
 
 /// Move the values of the vocabulary-only flags of `command()` into the parsed `Cli`.
@@ -78,21 +84,29 @@ pub(crate) fn take_vocabulary(cli: &mut Cli, matches: &clap::ArgMatches) {
 /// hide the guard options. Help, completions and man pages use this.
 pub(crate) fn canonical() -> clap::Command {
     let root = Cli::command();
-    // Copies of the guard options, hidden: a subcommand that has an argument of a global's id
-    // does not get the global's copy, and parses the option all the same.
-    let hidden_guards: Vec<clap::Arg> = root
-        .get_arguments()
-        .filter(|a| GUARD_OPTIONS.contains(&a.get_id().as_str()))
-        .map(|a| a.clone().hide(true))
-        .collect();
+    let guards = hidden_guards(&root);
     // `mut_subcommands`/`mut_args` keep the order (the listings of completions and man pages).
     root.mut_subcommands(|sub| match sub.get_name() {
-        "grep" => sub.mut_args(|a| match a.get_id().as_str() {
-            "types" | "types_not" => a.value_parser(TypeName).hide_possible_values(true),
-            _ => a,
-        }),
-        "completions" | "man" => sub.args(hidden_guards.iter().cloned()),
+        "grep" => grep_type_names(sub),
+        "completions" | "man" => sub.args(guards.iter().cloned()),
         _ => sub,
+    })
+}
+
+/// Copies of the guard options, hidden: a subcommand that has an argument of a global's id
+/// does not get the global's copy, and parses the option all the same.
+fn hidden_guards(root: &clap::Command) -> Vec<clap::Arg> {
+    root.get_arguments()
+        .filter(|a| GUARD_OPTIONS.contains(&a.get_id().as_str()))
+        .map(|a| a.clone().hide(true))
+        .collect()
+}
+
+/// `grep -t/-T` take any name, and complete ripgrep's type names.
+fn grep_type_names(grep: clap::Command) -> clap::Command {
+    grep.mut_args(|a| match a.get_id().as_str() {
+        "types" | "types_not" => a.value_parser(TypeName).hide_possible_values(true),
+        _ => a,
     })
 }
 
@@ -124,6 +138,9 @@ impl TypedValueParser for TypeName {
     }
 }
 
+/// Help is wrapped to the terminal, at most this wide.
+const TERM_WIDTH: usize = 100;
+
 const ABOUT: &str =
     "Read, write, edit, find and move files safely: you can only change what you have read.";
 
@@ -152,7 +169,7 @@ Exit codes: 0 success, 1 nothing found, 2 usage, 3 refused by a guard, 4 system 
     long_about = LONG_ABOUT,
     after_help = MAIN_EXAMPLES,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = TERM_WIDTH
 )]
 pub(crate) struct Cli {
     #[command(flatten)]
@@ -211,63 +228,72 @@ pub(crate) enum ColorChoice {
     Never,
 }
 
+/// The subcommands. Each one's help line and examples are constants that `lazy` shares,
+/// so the command quill parses with (`command_for`) says exactly what this one says.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Show a page of a file with line numbers and record a baseline.
-    #[command(after_help = READ_EXAMPLES)]
+    #[command(about = READ_ABOUT, after_help = READ_EXAMPLES)]
     Read(ReadArgs),
-    /// Replace or create a whole file (needs a read baseline for an existing file).
-    #[command(after_help = WRITE_EXAMPLES)]
+    #[command(about = WRITE_ABOUT, after_help = WRITE_EXAMPLES)]
     Write(WriteArgs),
-    /// Replace an exact, unique passage of a file.
-    #[command(after_help = EDIT_EXAMPLES)]
+    #[command(about = EDIT_ABOUT, after_help = EDIT_EXAMPLES)]
     Edit(EditArgs),
-    /// Find files by glob pattern, newest first.
-    #[command(after_help = GLOB_EXAMPLES)]
+    #[command(about = GLOB_ABOUT, after_help = GLOB_EXAMPLES)]
     Glob(GlobArgs),
-    /// Search file contents with a regex, like ripgrep, sorted and paged.
-    #[command(after_help = GREP_EXAMPLES)]
+    #[command(about = GREP_ABOUT, after_help = GREP_EXAMPLES)]
     Grep(GrepArgs),
-    /// Copy or move one file without ever losing or half-publishing it.
-    #[command(after_help = TRANSFER_EXAMPLES)]
+    #[command(about = TRANSFER_ABOUT, after_help = TRANSFER_EXAMPLES)]
     Transfer(TransferArgs),
-    /// Apply a unified diff or a Codex patch to many files: all of them change, or none.
-    #[command(after_help = APPLY_EXAMPLES)]
+    #[command(about = APPLY_ABOUT, after_help = APPLY_EXAMPLES)]
     Apply(ApplyArgs),
-    /// Restore a file to what it was before quill's last change in this session.
-    #[command(after_help = UNDO_EXAMPLES)]
+    #[command(about = UNDO_ABOUT, after_help = UNDO_EXAMPLES)]
     Undo(UndoArgs),
-    /// Delete a file the session has read and that is unchanged since; undoable.
-    #[command(after_help = RM_EXAMPLES)]
+    #[command(about = RM_ABOUT, after_help = RM_EXAMPLES)]
     Rm(RmArgs),
-    /// Show or change the session's read baselines.
-    #[command(after_help = STATE_EXAMPLES)]
+    #[command(about = STATE_ABOUT, after_help = STATE_EXAMPLES)]
     State(StateArgs),
-    /// Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill's).
-    #[command(after_help = TOOLS_EXAMPLES)]
+    #[command(about = TOOLS_ABOUT, after_help = TOOLS_EXAMPLES)]
     Tools(ToolsArgs),
-    /// Run one tool call given as JSON on stdin, exactly as the command line would.
-    #[command(after_help = CALL_EXAMPLES)]
+    #[command(about = CALL_ABOUT, after_help = CALL_EXAMPLES)]
     Call(CallArgs),
-    /// Serve the tools over the Model Context Protocol on stdin and stdout, for agents that
-    /// load tools from MCP servers.
-    #[command(after_help = MCP_EXAMPLES)]
+    #[command(about = MCP_ABOUT, after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
-    /// Print a compact guide to quill for a shell-only agent's system prompt.
-    #[command(after_help = "Examples:\n  quill guide >> system-prompt.md")]
+    #[command(about = GUIDE_ABOUT, after_help = GUIDE_EXAMPLES)]
     Guide(GuideArgs),
-    /// Print a shell completion script.
-    #[command(
-        after_help = "Examples:\n  quill completions bash > ~/.local/share/bash-completion/completions/quill\n  quill completions zsh > ~/.zfunc/_quill"
-    )]
+    #[command(about = COMPLETIONS_ABOUT, after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
-    /// Print a roff man page.
-    #[command(after_help = "Examples:\n  quill man | man -l -\n  quill man edit > quill-edit.1")]
+    #[command(about = MAN_ABOUT, after_help = MAN_EXAMPLES)]
     Man(ManArgs),
-    /// Print the JSON Schema (draft 2020-12) of an op's JSON answer, or of the error object.
-    #[command(after_help = SCHEMA_EXAMPLES)]
+    #[command(about = SCHEMA_ABOUT, after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
 }
+
+const READ_ABOUT: &str = "Show a page of a file with line numbers and record a baseline";
+const WRITE_ABOUT: &str =
+    "Replace or create a whole file (needs a read baseline for an existing file)";
+const EDIT_ABOUT: &str = "Replace an exact, unique passage of a file";
+const GLOB_ABOUT: &str = "Find files by glob pattern, newest first";
+const GREP_ABOUT: &str = "Search file contents with a regex, like ripgrep, sorted and paged";
+const TRANSFER_ABOUT: &str = "Copy or move one file without ever losing or half-publishing it";
+const APPLY_ABOUT: &str =
+    "Apply a unified diff or a Codex patch to many files: all of them change, or none";
+const UNDO_ABOUT: &str = "Restore a file to what it was before quill's last change in this session";
+const RM_ABOUT: &str = "Delete a file the session has read and that is unchanged since; undoable";
+const STATE_ABOUT: &str = "Show or change the session's read baselines";
+const TOOLS_ABOUT: &str =
+    "Print function-calling tool definitions for a harness (OpenAI, Anthropic, or quill's)";
+const CALL_ABOUT: &str =
+    "Run one tool call given as JSON on stdin, exactly as the command line would";
+const MCP_ABOUT: &str = "Serve the tools over the Model Context Protocol on stdin and stdout, for agents that load tools from MCP servers";
+const GUIDE_ABOUT: &str = "Print a compact guide to quill for a shell-only agent's system prompt";
+const COMPLETIONS_ABOUT: &str = "Print a shell completion script";
+const MAN_ABOUT: &str = "Print a roff man page";
+const SCHEMA_ABOUT: &str =
+    "Print the JSON Schema (draft 2020-12) of an op's JSON answer, or of the error object";
+
+const GUIDE_EXAMPLES: &str = "Examples:\n  quill guide >> system-prompt.md";
+const COMPLETIONS_EXAMPLES: &str = "Examples:\n  quill completions bash > ~/.local/share/bash-completion/completions/quill\n  quill completions zsh > ~/.zfunc/_quill";
+const MAN_EXAMPLES: &str = "Examples:\n  quill man | man -l -\n  quill man edit > quill-edit.1";
 
 impl Command {
     /// The `op` of the JSON envelope.

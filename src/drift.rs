@@ -83,6 +83,12 @@ pub(crate) fn subcommand_named(args: &[OsString], cmd: &clap::Command) -> Option
         .map(|sub| sub.get_name().to_string())
 }
 
+/// The word of a command line where clap looks for the subcommand (after the global options
+/// of `root` and their values), whatever it is.
+pub(crate) fn subcommand_word<'a>(args: &'a [OsString], root: &clap::Command) -> Option<&'a str> {
+    subcommand(args, &longs(root, None)).map(|(_, word)| word)
+}
+
 /// Where the subcommand word is (skipping global options and their values), and its name.
 fn subcommand<'a>(args: &'a [OsString], root: &Longs) -> Option<(usize, &'a str)> {
     let mut i = 1;
