@@ -157,10 +157,17 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
         (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
         (_, Format::Json) => match success_json(op, report, warnings) {
             // The start of the object is out already (`stream`): the rest of it.
-            Ok(bytes) if report.streamed() => match stream::json_tail(op, &bytes) {
-                Some(tail) => write_stdout(|w| w.write_all(tail)),
-                None => unreachable!("a streamed grep object starts with its matches"),
-            },
+            Ok(bytes) if let Some(s) = report.streamed() => {
+                match stream::json_tail(op, s.mode, &bytes) {
+                    Some(tail) => write_stdout(|w| {
+                        // `]` closes the entries; a files list's `filesBytes` follows it.
+                        w.write_all(&tail[..1])?;
+                        w.write_all(s.streamed_raw_names.as_deref().unwrap_or("").as_bytes())?;
+                        w.write_all(&tail[1..])
+                    }),
+                    None => unreachable!("a streamed grep object starts with its entries"),
+                }
+            }
             Ok(bytes) => write_stdout(|w| w.write_all(&bytes)),
             Err(e) => return emit_error(cfg, Some(op), &not_encoded(e), warnings),
         },

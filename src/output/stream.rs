@@ -2,9 +2,11 @@
 //! --limit 0` in text unless newest first): each file's output goes
 //! to stdout as soon as every earlier file's did, so memory does not grow with the answer.
 //! Text: the blocks with the separators a stored answer has between files. JSON: the
-//! envelope up to the `matches` array is written first, then each file's entries, and
-//! `emit` closes it with the rest of the same object (`json_tail`), encoded as a stored
-//! answer is — so a streamed object is byte for byte the one a stored answer would be.
+//! envelope up to the entries' array (`matches`, `files` or `counts`) is written first, then
+//! each file's entries, and `emit` closes it with the rest of the same object (`json_tail`),
+//! encoded as a stored answer is — so a streamed object is byte for byte the one a stored
+//! answer would be. A files list's names that are not UTF-8 are the one thing kept: their
+//! `filesBytes` (index → base64) go after the list.
 
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 
@@ -20,6 +22,8 @@ pub(crate) struct Stream {
     any: bool,
     /// A terminal sees each file as soon as it is found.
     flush_each: bool,
+    /// JSON files mode: `"index":"base64"` of each name that is not UTF-8, so far.
+    raw_names: Option<String>,
 }
 
 impl Stream {
@@ -33,10 +37,11 @@ impl Stream {
         Stream::new(sep)
     }
 
-    /// JSON content mode: the envelope so far is written at once.
-    pub(crate) fn json(op: &str) -> io::Result<Stream> {
+    /// JSON (`mode`: `content`, `files` or `count`): the envelope so far is written at once.
+    pub(crate) fn json(op: &str, mode: &str) -> io::Result<Stream> {
         let mut s = Stream::new(b",".to_vec());
-        s.out.write_all(json_prefix(op).as_bytes())?;
+        s.out.write_all(json_prefix(op, mode).as_bytes())?;
+        s.raw_names = (mode == "files").then(String::new);
         Ok(s)
     }
 
@@ -53,6 +58,18 @@ impl Stream {
             sep,
             any: false,
             flush_each,
+            raw_names: None,
+        }
+    }
+
+    /// JSON files mode: entry `index` names `path` (its bytes are kept if it is not UTF-8).
+    pub(crate) fn name(&mut self, index: usize, path: &std::path::Path) {
+        if let Some(raw) = &mut self.raw_names
+            && let Some(b) = crate::names::raw_bytes(path)
+        {
+            // Base64 and a number need no escaping.
+            let comma = if raw.is_empty() { "" } else { "," };
+            raw.push_str(&format!("{comma}\"{index}\":\"{b}\""));
         }
     }
 
@@ -72,24 +89,35 @@ impl Stream {
         Ok(())
     }
 
-    /// Everything written out; the rest of the answer is `emit`'s.
-    pub(crate) fn finish(mut self) -> io::Result<()> {
-        self.out.flush()
+    /// Everything written out; the rest of the answer is `emit`'s. JSON files mode: the
+    /// `filesBytes` member that follows the list, if some name needs it.
+    pub(crate) fn finish(mut self) -> (io::Result<()>, Option<String>) {
+        let raw = self
+            .raw_names
+            .take()
+            .filter(|r| !r.is_empty())
+            .map(|r| format!(r#","filesBytes":{{{r}}}"#));
+        (self.out.flush(), raw)
     }
 }
 
 /// The start of a streamed grep object: the envelope's first keys, then the result's `mode`
-/// and the opening of `matches` (the order `Success` and `GrepReport` serialize in).
-fn json_prefix(op: &str) -> String {
+/// and the opening of its entries (the order `Success` and `GrepReport` serialize in).
+fn json_prefix(op: &str, mode: &str) -> String {
     let op = serde_json::to_string(op).unwrap_or_else(|_| "\"grep\"".into());
-    format!(r#"{{"ok":true,"op":{op},"mode":"content","matches":["#)
+    let key = match mode {
+        "files" => "files",
+        "count" => "counts",
+        _ => "matches",
+    };
+    format!(r#"{{"ok":true,"op":{op},"mode":"{mode}","{key}":["#)
 }
 
-/// The rest of a streamed object, from the whole object as it encodes with no matches:
-/// everything after the prefix `json` wrote. None if the object does not start so (a bug:
-/// the field order changed).
-pub(crate) fn json_tail<'a>(op: &str, whole: &'a [u8]) -> Option<&'a [u8]> {
+/// The rest of a streamed object, from the whole object as it encodes with no entries:
+/// everything after the prefix `json` wrote, from the `]` that closes the entries. None if
+/// the object does not start so (a bug: the field order changed).
+pub(crate) fn json_tail<'a>(op: &str, mode: &str, whole: &'a [u8]) -> Option<&'a [u8]> {
     whole
-        .strip_prefix(json_prefix(op).as_bytes())
+        .strip_prefix(json_prefix(op, mode).as_bytes())
         .filter(|rest| rest.starts_with(b"]"))
 }

@@ -19,7 +19,7 @@ use crate::error::exit;
 pub(crate) use apply::ApplyReport;
 pub(crate) use mutation::{LineSpan, MutationReport};
 pub(crate) use read::{ListingEntry, ListingReport, ReadReport};
-pub(crate) use search::{GlobReport, GrepBody, GrepReport};
+pub(crate) use search::{GlobReport, GrepBody, GrepReport, SearchResult};
 pub(crate) use state::StateReport;
 pub(crate) use transfer::TransferReport;
 
@@ -53,12 +53,18 @@ pub(crate) struct VersionReport {
 }
 
 impl Report {
-    /// 0, or 1 for a search that found nothing (docs/errors.md).
     /// A grep answer whose entries were printed while they were found (`output::stream`).
-    pub(crate) fn streamed(&self) -> bool {
-        matches!(self, Report::Grep(GrepReport { body: GrepBody::Search(s), .. }) if s.streamed)
+    pub(crate) fn streamed(&self) -> Option<&SearchResult> {
+        match self {
+            Report::Grep(GrepReport {
+                body: GrepBody::Search(s),
+                ..
+            }) if s.streamed => Some(s),
+            _ => None,
+        }
     }
 
+    /// 0, or 1 for a search that found nothing (docs/errors.md).
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Report::Glob(r) if r.total == 0 => exit::NOTHING_FOUND,

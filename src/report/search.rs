@@ -154,6 +154,9 @@ pub(crate) struct SearchResult {
     /// answer is printed as usual.
     #[serde(skip)]
     pub streamed: bool,
+    /// Streamed JSON files mode: the `filesBytes` of the names printed (`output::stream`).
+    #[serde(skip)]
+    pub streamed_raw_names: Option<String>,
 }
 
 /// One matching line (or, with `-U`, one match spanning `line..=endLine`).

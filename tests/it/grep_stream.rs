@@ -116,6 +116,52 @@ fn streamed_json_is_the_stored_answer() {
     }
 }
 
+/// Files and counts stream too (nothing of the list is kept but the bytes of names that are
+/// not UTF-8): the object is byte for byte the stored one, `filesBytes` indices included.
+#[test]
+fn streamed_json_files_and_counts_are_the_stored_object() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = tree();
+    for (dir, name) in [("d1", &b"z\xff.txt"[..]), ("d5", &b"a\xc3.txt"[..])] {
+        let path = env.dir.join(dir).join(std::ffi::OsStr::from_bytes(name));
+        fs::write(path, "a needle here\n").unwrap();
+    }
+    for mode in ["-l", "-c"] {
+        let run = |limit: &str| env.json(&["grep", mode, "needle", "--limit", limit]);
+        let streamed = run("0");
+        streamed.ok();
+        let stored = run("100000000");
+        assert!(
+            streamed.stdout_bytes == stored.stdout_bytes,
+            "{mode}: streamed and stored objects differ:\n{}\n{}",
+            streamed.stdout,
+            stored.stdout
+        );
+        let v: serde_json::Value = serde_json::from_slice(&streamed.stdout_bytes).unwrap();
+        if mode == "-l" {
+            let files = v["files"].as_array().unwrap();
+            assert_eq!(files.len() as u64, v["total"].as_u64().unwrap());
+            let raw = v["filesBytes"].as_object().unwrap();
+            assert_eq!(raw.len(), 2, "{v}");
+            for (i, _) in raw {
+                let f = files[i.parse::<usize>().unwrap()].as_str().unwrap();
+                assert!(f.contains('\u{fffd}'), "{i} names {f}");
+            }
+        } else {
+            let counts = v["counts"].as_array().unwrap();
+            assert_eq!(counts.len() as u64, v["total"].as_u64().unwrap());
+            assert!(counts.len() > 100, "{}", counts.len());
+            assert_eq!(
+                counts
+                    .iter()
+                    .filter(|c| c.get("pathBytes").is_some())
+                    .count(),
+                2
+            );
+        }
+    }
+}
+
 #[test]
 fn paths_inside_paths_are_searched_once_in_path_order() {
     let env = TestEnv::new();
@@ -209,4 +255,30 @@ fn a_huge_output_streams_in_bounded_memory() {
         out.check(kib > 0 && kib < 24 * 1024, format!("peak RSS {kib} KiB"));
     }
     fs::remove_file(path).unwrap();
+}
+
+/// JSON files and counts of 30,000 files with long names: some 7 MiB of paths, which a stored
+/// answer holds twice (the list, then the object: 25-27 MiB peak); streamed, 11-12 MiB.
+#[test]
+fn a_long_list_of_files_streams_in_bounded_memory() {
+    let env = TestEnv::new();
+    let long = "n".repeat(180);
+    for d in 0..20 {
+        let dir = env.path(&format!("dir{d:02}"));
+        fs::create_dir(&dir).unwrap();
+        for f in 0..1500 {
+            fs::write(dir.join(format!("{long}{f:05}.txt")), "needle\n").unwrap();
+        }
+    }
+    for mode in ["-l", "-c"] {
+        let (out, kib) = env
+            .cmd(["--json", "grep", mode, "needle", "--limit", "0"])
+            .spawn()
+            .wait_peak_rss();
+        out.ok();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).unwrap();
+        assert_eq!(v["total"], 30_000);
+        eprintln!("peak RSS of grep {mode} over 30,000 files: {kib} KiB");
+        out.check(kib > 0 && kib < 18 * 1024, format!("peak RSS {kib} KiB"));
+    }
 }

@@ -43,9 +43,13 @@ impl Gather {
         let lo = self.total;
         self.total += n;
         match &mut self.to {
-            Target::Stream(s) => s
-                .part(f.rendered.as_deref().unwrap_or_default(), !f.ahead)
-                .is_ok(),
+            Target::Stream(s) => {
+                if mode == GrepMode::Files {
+                    s.name(lo, &f.path);
+                }
+                s.part(f.rendered.as_deref().unwrap_or_default(), !f.ahead)
+                    .is_ok()
+            }
             Target::Page(p) => {
                 if lo < p.end && self.total > p.offset {
                     if p.kept.is_empty() {

@@ -72,7 +72,7 @@ pub(crate) enum Render {
     None,
     /// Text output (`--limit 0`, no offset), rendered while searching, in parallel.
     Text(GrepPrinter),
-    /// JSON entries of content mode (`--limit 0`, no offset).
+    /// JSON entries (`--limit 0`, no offset).
     Json,
 }
 
@@ -163,9 +163,8 @@ impl GrepArgs {
         };
         let text = s.output.format == Format::Text;
         // The whole answer streams: the worker threads render each file's output while they
-        // search. A page that may start or end inside a file keeps the lines instead; JSON
-        // files and counts are small and stored. Inside `quill mcp` the answer is one message,
-        // held whole.
+        // search. A page that may start or end inside a file keeps the lines instead. Inside
+        // `quill mcp` the answer is one message, held whole.
         let whole = limit == 0 && args.offset == 0 && !s.origin.embedded;
         let render = match (whole, text) {
             (true, true) => Render::Text(GrepPrinter::new(
@@ -174,7 +173,7 @@ impl GrepArgs {
                 s.output.cwd.clone(),
                 typed.clone(),
             )),
-            (true, false) if content => Render::Json,
+            (true, false) => Render::Json,
             _ => Render::None,
         };
         Ok(GrepRequest::Search(Box::new(Search {
@@ -278,11 +277,11 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         Render::Text(_) => Target::Stream(crate::output::stream::Stream::text(
             &q.view, q.spans, content,
         )),
-        Render::Json => {
-            Target::Stream(crate::output::stream::Stream::json("grep").map_err(|e| {
+        Render::Json => Target::Stream(
+            crate::output::stream::Stream::json("grep", mode_name(q.mode)).map_err(|e| {
                 Error::io("write the result to", std::path::Path::new("<stdout>"), e)
-            })?)
-        }
+            })?,
+        ),
     };
     let streamed = matches!(to, Target::Stream(_));
     let direct = matches!(q.render, Render::Text(_))
@@ -346,10 +345,11 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         gather.take(f, shared.mode, &shared.page_full);
     }
     let total = gather.total;
+    let mut raw_names = None;
     let kept = match gather.to {
         Target::Stream(out) => {
             // A write error (a closed pipe) shows again, and is judged, with the rest.
-            let _ = out.finish();
+            (_, raw_names) = out.finish();
             None
         }
         Target::Page(p) => Some(p),
@@ -389,11 +389,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
     };
     let (start, end, next_offset) = walk::page(total, q.offset, q.limit);
     let mut result = SearchResult {
-        mode: match q.mode {
-            GrepMode::Content => "content",
-            GrepMode::Files => "files",
-            GrepMode::Count => "count",
-        },
+        mode: mode_name(q.mode),
         matches: None,
         files: None,
         counts: None,
@@ -407,11 +403,16 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         why,
         missing: q.missing,
         streamed,
+        streamed_raw_names: raw_names,
     };
     let Some(page) = kept else {
         if s.output.format == Format::Json {
-            // The matches went out; `"matches":[]` marks where (`output::stream`).
-            result.matches = Some(Vec::new());
+            // The entries went out; an empty list marks where (`output::stream`).
+            match q.mode {
+                GrepMode::Content => result.matches = Some(Vec::new()),
+                GrepMode::Files => result.files = Some(Vec::new()),
+                GrepMode::Count => result.counts = Some(Vec::new()),
+            }
         }
         return Ok(grep_report(total, result, q.view, q.typed));
     };
@@ -452,6 +453,15 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         }
     }
     Ok(grep_report(total, result, q.view, q.typed))
+}
+
+/// `--mode` as the answer's `mode` says it.
+fn mode_name(mode: GrepMode) -> &'static str {
+    match mode {
+        GrepMode::Content => "content",
+        GrepMode::Files => "files",
+        GrepMode::Count => "count",
+    }
 }
 
 fn grep_report(total: usize, result: SearchResult, view: View, typed: AsTyped) -> Report {

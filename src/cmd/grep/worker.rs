@@ -169,7 +169,22 @@ impl<'a> Worker<'a> {
                 GrepMode::Count => printer.count_line(&mut out, path, self.sink.count),
                 GrepMode::Content => return Some(part.render(&self.stored(), ahead)),
             },
-            Render::Json => return Some(part.render(&self.stored(), ahead)),
+            Render::Json => match self.shared.mode {
+                // As a stored list has them (`crate::names`): the name, lossily, and a count
+                // as `FileCount`; the bytes of a name that is not UTF-8 go after the list.
+                // Writing to a Vec cannot fail.
+                GrepMode::Files => {
+                    let _ = serde_json::to_writer(&mut out, &path.to_string_lossy());
+                }
+                GrepMode::Count => {
+                    let count = crate::report::search::FileCount {
+                        path: path.to_path_buf(),
+                        count: self.sink.count,
+                    };
+                    let _ = serde_json::to_writer(&mut out, &count);
+                }
+                GrepMode::Content => return Some(part.render(&self.stored(), ahead)),
+            },
         }
         Some(out)
     }
