@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use super::palette::{Palette, PathColors};
 use super::{OutputConfig, Shown};
 use crate::report::AsTyped;
-use crate::report::search::{GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View, Why};
+use crate::report::search::{
+    ContextLine, GlobReport, GrepBody, GrepMatch, GrepReport, SearchResult, View, Why,
+};
 
 /// How grep's worker threads print one file's matches while they search: the caller builds
 /// it from the output configuration and hands it to the search (as ripgrep hands a printer
@@ -44,31 +46,33 @@ impl GrepPrinter {
         shown
     }
 
-    /// Everything printed for one file's matches (its heading, then its lines).
-    pub(crate) fn file_block(&self, out: &mut Vec<u8>, shown: &[u8], matches: &[GrepMatch]) {
-        // Writing to a Vec cannot fail.
-        let _ = file_block(out, shown, matches, &self.view, &self.palette);
-    }
-
     /// A part of one file's block: all of it, or (`later`) a part after others, without
-    /// the heading and, when context is shown, after a `--` (a part starts a new group).
+    /// the heading. Only the lines of `window` are printed (a part that ends inside a group
+    /// of context leaves the rest to the next; that one starts after the lines printed),
+    /// with `--` where a group starts. Returns the last line printed.
+    /// `context`: lines to print as context besides those of `matches`.
     pub(crate) fn file_part(
         &self,
         out: &mut Vec<u8>,
         shown: &[u8],
         matches: &[GrepMatch],
+        context: &[ContextLine],
         later: bool,
-    ) {
-        if !later {
-            return self.file_block(out, shown, matches);
+        window: LineWindow,
+    ) -> Option<u64> {
+        if !later && self.view.heading {
+            let _ = file_heading(out, shown, &self.palette);
         }
-        if matches.is_empty() {
-            return;
+        if later && matches.is_empty() && context.is_empty() {
+            return window.after;
         }
-        if self.view.context {
-            let _ = writeln!(out, "{}--{}", self.palette.dim, self.palette.reset);
-        }
-        let _ = file_lines(out, shown, matches, &self.view, &self.palette);
+        let lines = Lines {
+            matches,
+            context,
+            window,
+        };
+        // Writing to a Vec cannot fail.
+        file_lines(out, shown, &lines, &self.view, &self.palette).unwrap_or(None)
     }
 
     /// The heading of a file, when the view has headings and nothing was printed for it yet.
@@ -372,7 +376,38 @@ fn file_block<W: Write + ?Sized>(
     if view.heading {
         file_heading(w, path, p)?;
     }
-    file_lines(w, path, matches, view, p)
+    let lines = Lines {
+        matches,
+        context: &[],
+        window: LineWindow::ALL,
+    };
+    file_lines(w, path, &lines, view, p).map(|_| ())
+}
+
+/// What `file_lines` prints: the lines of `matches` and `context` within `window`.
+struct Lines<'a> {
+    matches: &'a [GrepMatch],
+    context: &'a [ContextLine],
+    window: LineWindow,
+}
+
+/// The lines a part of a file's output prints: those after `after` (the last line an
+/// earlier part printed) and before `below` (the first line the next part prints).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LineWindow {
+    pub after: Option<u64>,
+    pub below: Option<u64>,
+}
+
+impl LineWindow {
+    pub(crate) const ALL: LineWindow = LineWindow {
+        after: None,
+        below: None,
+    };
+
+    fn holds(&self, n: u64) -> bool {
+        self.after.is_none_or(|a| n > a) && self.below.is_none_or(|b| n < b)
+    }
 }
 
 /// One match line without context: `path:line:text` (as the view says) and a newline.
@@ -390,23 +425,36 @@ fn match_line<W: Write + ?Sized>(
     w.write_all(b"\n")
 }
 
-/// One file's lines in order; context shared by neighboring matches printed once, `--`
-/// between groups that are not adjacent.
+/// One file's lines in order (those of `window`); context shared by neighboring matches
+/// printed once, `--` between groups that are not adjacent (also after `window.after`).
+/// Returns the last line printed.
 fn file_lines<W: Write + ?Sized>(
     w: &mut W,
     path: &[u8],
-    matches: &[GrepMatch],
+    lines: &Lines,
     view: &View,
     p: &Palette,
-) -> io::Result<()> {
+) -> io::Result<Option<u64>> {
+    let Lines {
+        matches,
+        context,
+        window,
+    } = *lines;
     if !view.context && matches.iter().all(|m| m.end_line.is_none()) {
         // The common case: one line per match, nothing shared; no map needed.
         for m in matches {
             match_line(w, path, m.line, &m.text, &m.spans, view, p)?;
         }
-        return Ok(());
+        return Ok(matches.last().map(|m| m.line).or(window.after));
     }
     let mut lines: BTreeMap<u64, Printed> = BTreeMap::new();
+    for c in context {
+        lines.entry(c.line).or_insert(Printed {
+            text: &c.text,
+            spans: &[],
+            is_match: false,
+        });
+    }
     for m in matches {
         for c in m.before.iter().chain(&m.after) {
             lines.entry(c.line).or_insert(Printed {
@@ -428,8 +476,8 @@ fn file_lines<W: Write + ?Sized>(
             );
         }
     }
-    let mut last: Option<u64> = None;
-    for (n, l) in lines {
+    let mut last: Option<u64> = window.after;
+    for (n, l) in lines.into_iter().filter(|(n, _)| window.holds(*n)) {
         if view.context && last.is_some_and(|last| n > last + 1) {
             writeln!(w, "{}--{}", p.dim, p.reset)?;
         }
@@ -439,7 +487,7 @@ fn file_lines<W: Write + ?Sized>(
         write_highlighted(w, l.text, l.spans, p)?;
         w.write_all(b"\n")?;
     }
-    Ok(())
+    Ok(last)
 }
 
 /// `path:` (without headings) and `line:` (with line numbers), `-` for context lines.

@@ -231,13 +231,18 @@ fn a_huge_output_streams_in_bounded_memory() {
     let write = |mib: usize| {
         use std::io::Write;
         let mut f = std::io::BufWriter::new(fs::File::create(&path).unwrap());
-        let line = "needle 0123456789abcdef0123456789abcdef0123456789abcdef012345\n"; // 64 bytes
-        for _ in 0..(mib << 20) / 64 {
-            f.write_all(line.as_bytes()).unwrap();
+        // 64 bytes each; `needle 0` matches every other one.
+        let lines = [
+            "needle 0123456789abcdef0123456789abcdef0123456789abcdef012345\n",
+            "needle 1123456789abcdef0123456789abcdef0123456789abcdef012345\n",
+        ];
+        for i in 0..(mib << 20) / 64 {
+            f.write_all(lines[i % 2].as_bytes()).unwrap();
         }
     };
     // Text: 96 MiB of matching lines, stored whole they alone would be over 96 MiB.
-    // JSON: 32 MiB of them, some 80 MiB of answer (validated whole by this test).
+    // JSON: 32 MiB of them, some 80 MiB of answer (validated whole by this test). With
+    // context: 64 MiB of lines that are all one group (every other line matches).
     for (mib, args) in [
         (
             96,
@@ -246,6 +251,12 @@ fn a_huge_output_streams_in_bounded_memory() {
             ][..],
         ),
         (32, &["--json", "grep", "needle", "--limit", "0"][..]),
+        (
+            64,
+            &[
+                "--text", "--color", "never", "grep", "-C1", "needle 0", "--limit", "0",
+            ][..],
+        ),
     ] {
         write(mib);
         let (out, kib) = env.cmd(args).spawn().wait_peak_rss();
@@ -255,6 +266,65 @@ fn a_huge_output_streams_in_bounded_memory() {
         out.check(kib > 0 && kib < 24 * 1024, format!("peak RSS {kib} KiB"));
     }
     fs::remove_file(path).unwrap();
+}
+
+/// A file whose every line is near a match is one group of context: it goes out in parts
+/// all the same, cut inside the group, and the parts are byte for byte the stored answer —
+/// text (no line twice, no `--` inside the group) and JSON (each entry's context whole).
+#[test]
+fn a_group_of_context_with_no_gap_streams_in_parts() {
+    let env = TestEnv::new();
+    let body: String = (0..40_000u32)
+        .map(|i| {
+            if i % 7 == 0 || i % 7 == 3 || i % 11 == 0 {
+                format!("{i} needle {}\n", "n".repeat((i % 40) as usize))
+            } else {
+                format!("{i} plain {}\n", "p".repeat((i % 30) as usize))
+            }
+        })
+        .collect();
+    env.write("one.txt", body);
+    env.write("two.txt", "needle\nplain\nneedle\n");
+    let shapes: [&[&str]; 8] = [
+        &["-A", "100000"],
+        &["-B", "100000"],
+        &["-C", "2"],
+        &["-C", "1", "--heading"],
+        &["-A", "3"],
+        &["-B", "4"],
+        &["-A", "1", "-B", "3"],
+        &["-U", "-C", "2", "needle.*\\n[0-9]+ plain"],
+    ];
+    for args in shapes {
+        let pattern: &[&str] = if args.contains(&"-U") {
+            &[]
+        } else {
+            &["needle"]
+        };
+        let run = |format: &str, limit: &str| {
+            let mut all = vec![format, "--color", "never", "grep"];
+            all.extend_from_slice(args);
+            all.extend_from_slice(pattern);
+            all.extend_from_slice(&["--limit", limit]);
+            let out = env.cmd(&all).run();
+            out.ok();
+            out.stdout_bytes.clone()
+        };
+        for format in ["--text", "--json"] {
+            if format == "--json" && args.contains(&"100000") {
+                // Every entry with the rest of the file as its context: too big for JSON.
+                continue;
+            }
+            let (streamed, stored) = (run(format, "0"), run(format, "100000000"));
+            assert!(streamed.len() > 300_000, "{args:?}: {}", streamed.len());
+            assert!(
+                streamed == stored,
+                "{format} {args:?}: streamed and stored differ ({} vs {} bytes)",
+                streamed.len(),
+                stored.len()
+            );
+        }
+    }
 }
 
 /// JSON files and counts of 30,000 files with long names: some 7 MiB of paths, which a stored

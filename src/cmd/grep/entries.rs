@@ -19,6 +19,10 @@ pub(super) struct Shape<'a> {
     pub after: u64,
     /// Compute match spans (colored text).
     pub spans: bool,
+    /// For text: each context line goes to the first entry that shows it, and no other
+    /// (text prints a line once however many entries share it; with `-C 100000` a copy per
+    /// entry would be quadratic). JSON gives each entry all of its context.
+    pub once: bool,
 }
 
 /// Entries `[start, end)` of the sorted result, built from the stored lines of the files
@@ -42,7 +46,7 @@ pub(super) fn content_page(
         {
             let path: Arc<Path> = Arc::from(f.path.as_path());
             let wanted = (lo - first)..(hi - first);
-            file_entries(&path, lines, wanted, shape, &mut out);
+            file_entries(&path, lines, wanted, shape, &mut |m| out.push(m));
         }
         first += count;
         if first >= end {
@@ -57,11 +61,13 @@ pub(super) fn file_entries(
     lines: &FileLines,
     wanted: std::ops::Range<usize>,
     shape: &Shape,
-    out: &mut Vec<GrepMatch>,
+    out: &mut dyn FnMut(GrepMatch),
 ) {
     let recs = &lines.recs;
     let text = |r: &LineRec| Text::new(Arc::clone(&lines.arena), r.start, r.end);
     let mut k = 0usize;
+    // `once`: the records given to an entry already.
+    let mut given = 0usize;
     for (i, r) in recs.iter().enumerate() {
         if !r.entry {
             continue;
@@ -79,6 +85,9 @@ pub(super) fn file_entries(
         while shape.before > 0 && j > 0 && recs[j - 1].line + shape.before >= r.line {
             j -= 1;
         }
+        if shape.once {
+            j = j.max(given.min(i));
+        }
         for c in &recs[j..i] {
             if c.end_line < r.line {
                 before.push(ContextLine {
@@ -88,8 +97,10 @@ pub(super) fn file_entries(
             }
         }
         let mut after = Vec::new();
+        given = given.max(i + 1);
         if shape.after > 0 {
-            for c in &recs[i + 1..] {
+            let from = if shape.once { given } else { i + 1 };
+            for (n, c) in recs.iter().enumerate().skip(from) {
                 if c.line > r.end_line + shape.after {
                     break;
                 }
@@ -97,6 +108,7 @@ pub(super) fn file_entries(
                     line: c.line,
                     text: text(c),
                 });
+                given = n + 1;
             }
         }
         let shown = text(r);
@@ -105,7 +117,7 @@ pub(super) fn file_entries(
         } else {
             Vec::new()
         };
-        out.push(GrepMatch {
+        out(GrepMatch {
             path: Arc::clone(path),
             line: r.line,
             end_line: (r.end_line > r.line).then_some(r.end_line),

@@ -448,6 +448,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
                 before: q.before as u64,
                 after: q.after as u64,
                 spans: q.spans,
+                once: s.output.format == Format::Text,
             };
             result.matches = Some(content_page(page.kept, page.first, start, end, &shape));
         }

@@ -39,6 +39,33 @@ pub(super) struct Collector {
     pub only: Option<RegexMatcher>,
     /// Where `take_settled` looks for the start of a group next.
     pub settled_scan: usize,
+    /// Entries at the start of `lines` that went out in an earlier part already (kept for
+    /// the context of the next ones).
+    pub rendered_entries: usize,
+    /// How far the text parts of this file have gone.
+    pub printed: Printed,
+    /// The stored text `take_settled` waits for before it looks inside a group again (each
+    /// look goes over all the stored lines).
+    pub look_inside_at: usize,
+}
+
+/// How far the text output of the file being searched has gone, over its parts.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Printed {
+    /// The last line printed.
+    pub through: Option<u64>,
+    /// Lines up to here are after-context of entries printed already: a later part prints
+    /// them though none of its own entries shows them.
+    pub owed: Option<u64>,
+}
+
+/// Stored lines taken out to be rendered now (`Collector::take_settled`).
+pub(super) struct Settled {
+    pub lines: FileLines,
+    /// The entries (by index among the entries of `lines`) this part renders.
+    pub entries: std::ops::Range<usize>,
+    /// Text: the first line the next part prints, if that part starts inside this group.
+    pub below: Option<u64>,
 }
 
 /// A collector's renderer of match lines, for `Shared::direct`.
@@ -109,11 +136,21 @@ impl DirectRender {
 }
 
 impl Collector {
-    /// Once the stored lines hold `at_least` bytes of text: the first of them, up to where a
-    /// new group of lines starts (with context, a gap in the line numbers; without, any
-    /// line), taken out to be rendered now — nothing after them can add to their entries
-    /// or their context. The rest stay, re-based.
-    pub(super) fn take_settled(&mut self, at_least: usize, context: bool) -> Option<FileLines> {
+    /// Once the stored lines hold `at_least` bytes of text: the first of them, taken out to
+    /// be rendered now, so that a file's output never waits whole in memory. They end where
+    /// a new group of lines starts (with context, a gap in the line numbers; without, any
+    /// line): nothing after them can add to their entries or their context. With `context`
+    /// (`-B`, `-A`) and no gap — every line near a match — they end before the first entry
+    /// whose after-context is not all stored yet, and the lines the next entries need as
+    /// their before-context stay too (`rendered_entries` says which entries went out) — for
+    /// JSON (`whole_entries`), whose entries each carry all their context. Text prints each
+    /// line once, and every line stored is printed: there, all of them go.
+    pub(super) fn take_settled(
+        &mut self,
+        at_least: usize,
+        context: Option<(u64, u64)>,
+        whole_entries: bool,
+    ) -> Option<Settled> {
         if self.lines.arena.len() < at_least {
             return None;
         }
@@ -121,23 +158,111 @@ impl Collector {
         // Only lines stored since the last look can start a new group: linear in the file.
         let from = self.settled_scan.max(1);
         self.settled_scan = recs.len();
-        let cut = (from..recs.len())
+        let gap = (from..recs.len())
             .rev()
-            .find(|&c| !context || recs[c].line > recs[c - 1].end_line + 1)?;
+            .find(|&c| context.is_none() || recs[c].line > recs[c - 1].end_line + 1);
+        let Some(cut) = gap else {
+            let (before, after) = context?;
+            if self.lines.arena.len() < self.look_inside_at {
+                return None;
+            }
+            let taken = match whole_entries {
+                true => self.take_inside_group(before, after),
+                false => self.take_all(after),
+            };
+            // Each look goes over what stays: the next one waits for as much again.
+            let kept = self.lines.arena.len();
+            self.look_inside_at = (2 * kept).max(kept + at_least);
+            return taken;
+        };
         self.settled_scan = 1;
-        let base = recs[cut].start;
-        let rest = self.lines.arena.split_off(base);
-        let done = std::mem::replace(&mut self.lines.arena, rest);
-        let mut recs: Vec<LineRec> = self.lines.recs.drain(cut..).collect();
+        self.look_inside_at = 0;
+        let entries = self.rendered_entries..usize::MAX;
+        self.rendered_entries = 0;
+        Some(Settled {
+            lines: self.split_at(cut, cut),
+            entries,
+            below: None,
+        })
+    }
+
+    /// `take_settled` for text in a group with no gap: every line stored, but those after
+    /// the last entry's after-context (the before-context of a match still to come).
+    fn take_all(&mut self, after: u64) -> Option<Settled> {
+        let recs = &self.lines.recs;
+        let reach = recs
+            .iter()
+            .filter(|r| r.entry)
+            .map(|r| r.end_line + after)
+            .max()?;
+        let cut = recs.partition_point(|r| r.line <= reach);
+        let next = recs.get(cut).map_or(recs.last()?.end_line + 1, |r| r.line);
+        let entries = self.rendered_entries..usize::MAX;
+        self.rendered_entries = 0;
+        self.settled_scan = 1;
+        Some(Settled {
+            lines: self.split_at(cut, cut),
+            entries,
+            below: Some(next),
+        })
+    }
+
+    /// `take_settled` in a group with no gap, for JSON (see there).
+    fn take_inside_group(&mut self, before: u64, after: u64) -> Option<Settled> {
+        let recs = &self.lines.recs;
+        let last = recs.last()?.end_line;
+        // The first entry not yet out whose after-context may still grow.
+        let mut k = 0usize;
+        let mut open = recs.len();
+        for (i, r) in recs.iter().enumerate().filter(|(_, r)| r.entry) {
+            if k >= self.rendered_entries && r.end_line + after > last {
+                open = i;
+                break;
+            }
+            k += 1;
+        }
+        if k <= self.rendered_entries {
+            return None;
+        }
+        // The next part starts at that entry (or after the lines stored); what it needs
+        // before it stays.
+        let next = recs.get(open).map_or(last + 1, |r| r.line);
+        let keep = recs.partition_point(|r| r.line + before < next);
+        let overlap = recs[keep..open].iter().filter(|r| r.entry).count();
+        let entries = self.rendered_entries..k;
+        self.rendered_entries = overlap;
+        self.settled_scan = 1;
+        Some(Settled {
+            lines: self.split_at(keep, recs.len()),
+            entries,
+            below: Some(next),
+        })
+    }
+
+    /// The stored lines before record `end` out (all of them up to `whole`, which is at
+    /// least `end`), those from `keep` on staying, re-based.
+    fn split_at(&mut self, keep: usize, whole: usize) -> FileLines {
+        let base = self
+            .lines
+            .recs
+            .get(keep)
+            .map_or(self.lines.arena.len(), |r| r.start);
+        let rest = self.lines.arena[base..].to_string();
+        let mut done = std::mem::replace(&mut self.lines.arena, rest);
+        let mut recs: Vec<LineRec> = self.lines.recs[keep..].to_vec();
         for r in &mut recs {
             r.start -= base;
             r.end -= base;
         }
-        let done_recs = std::mem::replace(&mut self.lines.recs, recs);
-        Some(FileLines {
+        let mut done_recs = std::mem::replace(&mut self.lines.recs, recs);
+        done_recs.truncate(whole);
+        if whole == keep {
+            done.truncate(base);
+        }
+        FileLines {
             arena: done.into(),
             recs: done_recs,
-        })
+        }
     }
 
     pub(super) fn reset(&mut self, shared: &Shared) {
@@ -155,6 +280,9 @@ impl Collector {
         self.count = 0;
         self.stored_entries = 0;
         self.settled_scan = 0;
+        self.rendered_entries = 0;
+        self.printed = Printed::default();
+        self.look_inside_at = 0;
         self.keep_until = 0;
         self.binary = false;
         self.lines.arena.clear();

@@ -17,11 +17,13 @@ use grep_searcher::{Sink, SinkContext, SinkFinish, SinkMatch};
 use super::entries::{Shape, file_entries};
 use super::gather::Gather;
 use super::lines::{FileLines, FileResult};
-use super::sink::{Collector, DirectRender};
+use super::sink::{Collector, DirectRender, Printed, Settled};
 use super::{Render, Shared};
 use crate::cli::GrepMode;
 use crate::ordered::Ahead;
+use crate::output::search::LineWindow;
 use crate::probe;
+use crate::report::search::{ContextLine, Text};
 
 /// What standard input is called in results (text and JSON): not a path any file can have
 /// (JSON paths are absolute).
@@ -167,7 +169,7 @@ impl<'a> Worker<'a> {
             Render::Text(printer) => match self.shared.mode {
                 GrepMode::Files => printer.file_line(&mut out, path),
                 GrepMode::Count => printer.count_line(&mut out, path, self.sink.count),
-                GrepMode::Content => return Some(part.render(&self.stored(), ahead)),
+                GrepMode::Content => return Some(self.rest(&part, ahead)),
             },
             Render::Json => match self.shared.mode {
                 // As a stored list has them (`crate::names`): the name, lossily, and a count
@@ -183,10 +185,20 @@ impl<'a> Worker<'a> {
                     };
                     let _ = serde_json::to_writer(&mut out, &count);
                 }
-                GrepMode::Content => return Some(part.render(&self.stored(), ahead)),
+                GrepMode::Content => return Some(self.rest(&part, ahead)),
             },
         }
         Some(out)
+    }
+
+    /// The rendered output of the lines stored last, after the parts that went ahead.
+    fn rest(&self, part: &Part<'_>, ahead: bool) -> Vec<u8> {
+        let settled = Settled {
+            lines: self.stored(),
+            entries: self.sink.rendered_entries..usize::MAX,
+            below: None,
+        };
+        part.render(&settled, ahead, self.sink.printed).0
     }
 }
 
@@ -198,35 +210,71 @@ struct Part<'a> {
 }
 
 impl Part<'_> {
-    /// The output of stored lines: a text block (a later part: no heading, `--` before it
-    /// when context is shown), or JSON entries (a later part: a comma first).
-    fn render(&self, lines: &FileLines, later: bool) -> Vec<u8> {
+    /// The output of settled lines: a text block (a later part: no heading, and only the
+    /// lines after those `printed` before), or JSON entries (a later part: a comma first).
+    /// Returns how far the text has gone then.
+    fn render(&self, settled: &Settled, later: bool, printed: Printed) -> (Vec<u8>, Printed) {
+        let lines = &settled.lines;
         let shape = Shape {
             matcher: self.matcher,
             before: self.shared.before as u64,
             after: self.shared.after as u64,
             spans: self.shared.spans,
+            once: matches!(self.shared.render, Render::Text(_)),
         };
         let path: Arc<Path> = Arc::from(self.path);
-        let mut entries = Vec::new();
-        file_entries(&path, lines, 0..usize::MAX, &shape, &mut entries);
         let mut out = Vec::new();
+        let mut now = printed;
         match &self.shared.render {
             Render::Text(printer) => {
+                // Each context line once (`Shape::once`): linear in the lines.
+                let mut entries = Vec::new();
+                file_entries(&path, lines, settled.entries.clone(), &shape, &mut |m| {
+                    entries.push(m)
+                });
+                // The after-context of entries printed before, which no entry here shows.
+                let owed: Vec<ContextLine> = match printed.owed {
+                    Some(owed) => lines
+                        .recs
+                        .iter()
+                        .take_while(|r| r.line <= owed)
+                        .filter(|r| !r.entry)
+                        .map(|r| ContextLine {
+                            line: r.line,
+                            text: Text::new(Arc::clone(&lines.arena), r.start, r.end),
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
                 let shown = printer.shown_path(self.path);
-                printer.file_part(&mut out, &shown, &entries, later);
+                let window = LineWindow {
+                    after: printed.through,
+                    below: settled.below,
+                };
+                now.through = printer.file_part(&mut out, &shown, &entries, &owed, later, window);
+                let reach = lines
+                    .recs
+                    .iter()
+                    .filter(|r| r.entry)
+                    .map(|r| r.end_line + shape.after)
+                    .max();
+                now.owed = now.owed.max(reach);
             }
             _ => {
-                for (i, m) in entries.iter().enumerate() {
-                    if i > 0 || later {
+                // One entry at a time: with a wide context (`-C 100000`) each entry carries
+                // its own copy of its lines, too many to hold for all entries at once.
+                let mut first = !later;
+                file_entries(&path, lines, settled.entries.clone(), &shape, &mut |m| {
+                    if !first {
                         out.push(b',');
                     }
+                    first = false;
                     // Names never fail to encode (`crate::names`), nor does writing to a Vec.
-                    let _ = serde_json::to_writer(&mut out, m);
-                }
+                    let _ = serde_json::to_writer(&mut out, &m);
+                });
             }
         }
-        out
+        (out, now)
     }
 }
 
@@ -253,10 +301,14 @@ impl PassAhead<'_, '_, '_> {
         if matches!(shared.render, Render::None) || shared.mode != GrepMode::Content {
             return;
         }
-        let context = shared.before > 0 || shared.after > 0;
-        if let Some(lines) = self.sink.take_settled(PART, context) {
+        let context = (shared.before > 0 || shared.after > 0)
+            .then_some((shared.before as u64, shared.after as u64));
+        let json = !matches!(shared.render, Render::Text(_));
+        if let Some(settled) = self.sink.take_settled(PART, context, json) {
             let later = self.ahead.sent();
-            self.ahead.part(self.part.render(&lines, later));
+            let (out, printed) = self.part.render(&settled, later, self.sink.printed);
+            self.sink.printed = printed;
+            self.ahead.part(out);
         }
     }
 }
