@@ -139,8 +139,9 @@ fn streamed_glob_text_is_the_stored_text() {
     .exit(1);
 }
 
-/// Streamed by path, each entry of the base is walked on its own: ignore files of the base
-/// and below, hidden names and `.git` must still be honored exactly as one walk does.
+/// Streamed by path, each directory two levels below the base is walked on its own: ignore
+/// files of the base and below (those above a subtree too), hidden names and `.git` must
+/// still be honored exactly as one walk does.
 #[test]
 fn streamed_glob_by_path_honors_ignore_files_at_every_level() {
     let env = TestEnv::new();
@@ -158,6 +159,13 @@ fn streamed_glob_by_path_honors_ignore_files_at_every_level() {
         ("top.log", "x"),
         ("z/.gitignore", "!*.log\n"),
         ("z/kept.log", "x"),
+        ("a/b/c/skip.txt", "x"),
+        ("a/b/c/d/e.txt", "x"),
+        ("a/b/.gitignore", "/c/d/\n"),
+        ("a/b/c/d/f.txt", "x"),
+        ("a/b/.h/g.txt", "x"),
+        ("z/y/x/w.log", "x"),
+        ("z/y/build/v.txt", "x"),
     ] {
         env.write(name, body);
     }
@@ -177,7 +185,7 @@ fn streamed_glob_by_path_honors_ignore_files_at_every_level() {
     let out = env.text(&["--text", "glob", "**/*", "--sort", "path", "--limit", "0"]);
     assert_eq!(
         out.stdout,
-        "a/b/deep.txt\na/keep.txt\ntop.txt\nz/kept.log\n",
+        "a/b/deep.txt\na/keep.txt\ntop.txt\nz/kept.log\nz/y/x/w.log\n",
         "{}",
         out.report()
     );
