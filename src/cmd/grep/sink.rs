@@ -144,7 +144,8 @@ impl Collector {
     /// whose after-context is not all stored yet, and the lines the next entries need as
     /// their before-context stay too (`rendered_entries` says which entries went out) — for
     /// JSON (`whole_entries`), whose entries each carry all their context. Text prints each
-    /// line once, and every line stored is printed: there, all of them go.
+    /// line once, and every line stored is printed: there, all of them go but the
+    /// before-context of a match still to come.
     pub(super) fn take_settled(
         &mut self,
         at_least: usize,
@@ -239,8 +240,8 @@ impl Collector {
         })
     }
 
-    /// The stored lines before record `end` out (all of them up to `whole`, which is at
-    /// least `end`), those from `keep` on staying, re-based.
+    /// The stored lines out: records `..whole` (at least `..keep`) to be rendered, those from
+    /// `keep` on staying, re-based (both, where `keep < whole`: the overlap).
     fn split_at(&mut self, keep: usize, whole: usize) -> FileLines {
         let base = self
             .lines
