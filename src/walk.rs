@@ -6,14 +6,19 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use ignore::WalkBuilder;
+use ignore::overrides::Override;
+use ignore::types::Types;
 
 use crate::paths::Root;
 use crate::report::search::WalkSummary;
 use crate::warnings::{WarningKind, Warnings};
+
+mod parallel;
+mod rules;
 
 /// The walk options both commands take.
 #[derive(Debug, Clone, Copy)]
@@ -70,47 +75,142 @@ pub(crate) fn builder_skipping_git(
     b
 }
 
-/// The entries under `paths` one at a time, in path order (`path_order`), as
-/// `configure`d `builder`s walk them: each directory's entries sorted, the PATHs taken in
-/// order. A PATH inside another is walked on its own and merged in, an entry that both reach
-/// given once, so the answer is the same set as the parallel walker's.
+/// What a sorted walk keeps besides the walk options: grep's `--glob` and `--type`
+/// selections, and how deep it goes.
+#[derive(Default, Clone)]
+pub(crate) struct Select {
+    pub overrides: Option<Override>,
+    pub types: Option<Types>,
+    pub max_depth: Option<usize>,
+}
+
+/// One entry of a sorted walk.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    path: PathBuf,
+    depth: usize,
+    file_type: Option<fs::FileType>,
+}
+
+impl Entry {
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+    pub(crate) fn into_path(self) -> PathBuf {
+        self.path
+    }
+    /// 0 for a PATH given.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+    /// The entry's own type (a link is a link), None for stdin.
+    pub(crate) fn file_type(&self) -> Option<fs::FileType> {
+        self.file_type
+    }
+    pub(crate) fn file_name(&self) -> &std::ffi::OsStr {
+        self.path.file_name().unwrap_or(self.path.as_os_str())
+    }
+    pub(crate) fn is_dir(&self) -> bool {
+        self.file_type.is_some_and(|t| t.is_dir())
+    }
+}
+
+impl From<ignore::DirEntry> for Entry {
+    fn from(e: ignore::DirEntry) -> Entry {
+        Entry {
+            depth: e.depth(),
+            file_type: e.file_type(),
+            path: e.into_path(),
+        }
+    }
+}
+
+/// The walk `sorted` runs for a PATH that is a directory: `parallel`'s, which lists
+/// directories on several threads (Unix, links not followed, no depth bound; the `ignore`
+/// crate's sorted walker otherwise). `QUILL_SEQUENTIAL_WALK=1` asks for `ignore`'s walker
+/// everywhere: the reference the tests compare the parallel walk with.
+fn parallel_for(path: &Path, opts: &WalkOptions, select: &Select) -> bool {
+    cfg!(unix)
+        && !opts.follow
+        && select.max_depth.is_none()
+        && std::env::var_os("QUILL_SEQUENTIAL_WALK").is_none_or(|v| v.is_empty() || v == "0")
+        && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// The threads that list directories for a parallel sorted walk.
+fn listing_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
+}
+
+type Walks = Box<dyn Iterator<Item = Result<Entry, ignore::Error>>>;
+
+/// The sorted walk of one PATH.
+fn walk_one(p: &Path, opts: &WalkOptions, root: Option<&Root>, select: &Select) -> Walks {
+    if parallel_for(p, opts, select) {
+        let rules = Arc::new(rules::Rules::new(
+            !opts.no_ignore,
+            !opts.hidden,
+            !opts.no_ignore,
+            select.overrides.clone(),
+            select.types.clone(),
+        ));
+        let top = rules::Top::new(rules, p);
+        return Box::new(parallel::ParallelWalk::new(top, p, listing_threads()));
+    }
+    let mut b = builder(&[p.to_path_buf()], opts, root);
+    b.sort_by_file_path(path_order);
+    if let Some(o) = &select.overrides {
+        b.overrides(o.clone());
+    }
+    if let Some(t) = &select.types {
+        b.types(t.clone());
+    }
+    b.max_depth(select.max_depth);
+    Box::new(b.build().map(|r| r.map(Entry::from)))
+}
+
+/// The entries under `paths` one at a time, in path order (`path_order`), as `builder`s
+/// walk them with `select`: each directory's entries sorted, the PATHs taken in order. A
+/// PATH inside another is walked on its own and merged in, an entry that both reach given
+/// once, so the answer is the same set as the parallel walker's.
 pub(crate) fn sorted(
     paths: &[PathBuf],
     opts: &WalkOptions,
     root: Option<&Root>,
-    configure: impl Fn(&mut WalkBuilder),
+    select: &Select,
 ) -> SortedWalk {
     let mut paths = paths.to_vec();
     paths.sort_by(|a, b| path_order(a, b));
     paths.dedup();
     let nested = paths.windows(2).any(|w| w[1].starts_with(&w[0]));
-    let build = |group: &[PathBuf]| {
-        let mut b = builder(group, opts, root);
-        b.sort_by_file_path(path_order);
-        configure(&mut b);
-        b.build().peekable()
-    };
-    let walks = if nested || paths.is_empty() {
+    let walks: Vec<_> = if nested {
         paths
             .iter()
-            .map(|p| build(std::slice::from_ref(p)))
+            .map(|p| walk_one(p, opts, root, select).peekable())
             .collect()
     } else {
-        // Sorted PATHs none inside another: one after the other is in order.
-        vec![build(&paths)]
+        // Sorted PATHs none inside another: one after the other is in order, each walk
+        // started when the one before it ends.
+        let (opts, select, root) = (*opts, select.clone(), root.cloned());
+        let chained: Walks = Box::new(
+            paths
+                .into_iter()
+                .flat_map(move |p| walk_one(&p, &opts, root.as_ref(), &select)),
+        );
+        vec![chained.peekable()]
     };
     SortedWalk { walks, last: None }
 }
 
 /// See `sorted`.
 pub(crate) struct SortedWalk {
-    walks: Vec<std::iter::Peekable<ignore::Walk>>,
+    walks: Vec<std::iter::Peekable<Walks>>,
     /// The path given last (an entry reached from two PATHs comes twice in a row).
     last: Option<PathBuf>,
 }
 
 impl Iterator for SortedWalk {
-    type Item = Result<ignore::DirEntry, ignore::Error>;
+    type Item = Result<Entry, ignore::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.walks.len() == 1 {

@@ -249,21 +249,23 @@ fn stream_sorted(
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(12));
     // The entries of one directory, its own entry left out (counted where it was listed).
     let level = |dir: &Path| {
-        walk::sorted(&[dir.to_path_buf()], &req.walk, s.root.as_ref(), |b| {
-            b.max_depth(Some(1));
-        })
-        .take_while(|_| problems.visit(req.max_walk))
-        .filter_map(|entry| match entry {
-            Ok(e) if e.depth() == 1 => Some(e),
-            Ok(_) => None,
-            Err(err) => {
-                problems.record(&err);
-                None
-            }
-        })
+        let one_level = walk::Select {
+            max_depth: Some(1),
+            ..walk::Select::default()
+        };
+        walk::sorted(&[dir.to_path_buf()], &req.walk, s.root.as_ref(), &one_level)
+            .take_while(|_| problems.visit(req.max_walk))
+            .filter_map(|entry| match entry {
+                Ok(e) if e.depth() == 1 => Some(e),
+                Ok(_) => None,
+                Err(err) => {
+                    problems.record(&err);
+                    None
+                }
+            })
     };
     // One directory's listing, held: is it worth going a level deeper?
-    let first: Vec<DirEntry> = level(&req.base).collect();
+    let first: Vec<walk::Entry> = level(&req.base).collect();
     let dirs = first.iter().filter(|e| is_dir(e)).count();
     let deeper = dirs < FEW_DIRECTORIES_PER_WORKER * workers;
     // (entry, walk its subtree): a directory of the first level whose entries come next as
@@ -280,10 +282,10 @@ fn stream_sorted(
     };
     // The workers share the root, not the settings (their session cache is not `Sync`).
     let root = s.root.as_ref();
-    let work = |_: &mut (), (e, walk): (DirEntry, bool), ahead: &mut Ahead<'_, Lines>| {
+    let work = |_: &mut (), (e, walk): (walk::Entry, bool), ahead: &mut Ahead<'_, Lines>| {
         let mut out = Printed::default();
         if !is_dir(&e) {
-            if matches(&req.base, &req.matcher, &e) {
+            if matches(&req.base, &req.matcher, e.path(), e.file_type()) {
                 out.count += 1;
                 printer.line(&mut out.text, e.path());
             }
@@ -293,12 +295,12 @@ fn stream_sorted(
             // Its entries are items of their own.
             return out;
         }
-        let below = walk::sorted(&[e.into_path()], &req.walk, root, |_| {});
+        let below = walk::sorted(&[e.into_path()], &req.walk, root, &walk::Select::default());
         for entry in below.take_while(|_| problems.visit(req.max_walk)) {
             match entry {
                 // The subtree's root was counted and listed by the walk of the base.
                 Ok(e) if e.depth() == 0 => {}
-                Ok(e) if matches(&req.base, &req.matcher, &e) => {
+                Ok(e) if matches(&req.base, &req.matcher, e.path(), e.file_type()) => {
                     out.count += 1;
                     printer.line(&mut out.text, e.path());
                     if out.text.len() >= BATCH {
@@ -335,8 +337,8 @@ fn stream_sorted(
 /// files: on the Rust docs tree, 317 of them made it 1.5x slower than its 40).
 const FEW_DIRECTORIES_PER_WORKER: usize = 4;
 
-fn is_dir(e: &DirEntry) -> bool {
-    e.file_type().is_some_and(|t| t.is_dir())
+fn is_dir(e: &walk::Entry) -> bool {
+    e.is_dir()
 }
 
 /// What one entry of the base printed: its matches' lines (what did not go ahead), and how
@@ -419,7 +421,14 @@ impl ParallelVisitor for PrintVisitor<'_> {
             return WalkState::Quit;
         }
         match entry {
-            Ok(e) if matches(&self.p.req.base, &self.p.req.matcher, &e) => {
+            Ok(e)
+                if matches(
+                    &self.p.req.base,
+                    &self.p.req.matcher,
+                    e.path(),
+                    e.file_type(),
+                ) =>
+            {
                 self.count += 1;
                 self.p.printer.line(&mut self.buf, e.path());
                 if self.buf.len() >= BATCH {
@@ -444,13 +453,19 @@ impl Drop for PrintVisitor<'_> {
 
 /// Whether a walked entry is a match: a file (not a directory, not quill's own temporary
 /// file) whose path relative to `base` matches.
-fn matches(base: &Path, matcher: &GlobSet, entry: &DirEntry) -> bool {
-    if entry.file_type().is_none_or(|t| t.is_dir()) || walk::is_quill_temp(entry.file_name()) {
+fn matches(
+    base: &Path,
+    matcher: &GlobSet,
+    path: &Path,
+    file_type: Option<std::fs::FileType>,
+) -> bool {
+    let name = path.file_name().unwrap_or_default();
+    if file_type.is_none_or(|t| t.is_dir()) || walk::is_quill_temp(name) {
         return false;
     }
     // Entries are `base` joined with a relative path: cut the prefix as bytes (cheaper
     // than `Path::strip_prefix`, which compares component by component).
-    let full = entry.path().as_os_str().as_encoded_bytes();
+    let full = path.as_os_str().as_encoded_bytes();
     let skip = base.as_os_str().len() + usize::from(!base.ends_with("/"));
     let Some(rel) = full
         .get(skip..)
@@ -588,7 +603,7 @@ struct Visitor<'a> {
 
 impl Visitor<'_> {
     fn consider(&mut self, entry: DirEntry) {
-        if !matches(self.base, self.matcher, &entry) {
+        if !matches(self.base, self.matcher, entry.path(), entry.file_type()) {
             return;
         }
         let mtime = if self.stat {

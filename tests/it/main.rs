@@ -44,5 +44,6 @@ mod terminal;
 mod tour;
 mod transfer;
 mod undo;
+mod walk_order;
 mod why;
 mod write;

@@ -314,15 +314,12 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
     let selection = (q.overrides.clone(), q.types.clone());
     let mut going = true;
     if !q.targets.is_empty() {
-        let (overrides, types) = (q.overrides, q.types);
-        let walk = walk::sorted(&q.targets, &q.walk, s.root.as_ref(), |b| {
-            if let Some(o) = &overrides {
-                b.overrides(o.clone());
-            }
-            if let Some(t) = &types {
-                b.types(t.clone());
-            }
-        });
+        let select = walk::Select {
+            overrides: q.overrides,
+            types: q.types,
+            max_depth: None,
+        };
+        let walk = walk::sorted(&q.targets, &q.walk, s.root.as_ref(), &select);
         let items = files_of(walk, &shared.problems, q.max_walk);
         (gather, going) = ordered::ordered_map(
             items,
