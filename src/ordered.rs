@@ -306,7 +306,7 @@ where
 }
 
 /// Items per hand-over to a worker, at most.
-const BATCH: usize = 32;
+const BATCH: usize = 128;
 
 /// Results that came back before an earlier one.
 struct Reorder<T> {

@@ -17,6 +17,7 @@ use crate::paths::Root;
 use crate::report::search::WalkSummary;
 use crate::warnings::{WarningKind, Warnings};
 
+#[cfg(unix)]
 mod parallel;
 mod rules;
 
@@ -129,7 +130,7 @@ impl From<ignore::DirEntry> for Entry {
 /// directories on several threads (Unix, links not followed, no depth bound; the `ignore`
 /// crate's sorted walker otherwise). `QUILL_SEQUENTIAL_WALK=1` asks for `ignore`'s walker
 /// everywhere: the reference the tests compare the parallel walk with.
-fn parallel_for(path: &Path, opts: &WalkOptions, select: &Select) -> bool {
+pub(crate) fn lists_in_parallel(path: &Path, opts: &WalkOptions, select: &Select) -> bool {
     cfg!(unix)
         && !opts.follow
         && select.max_depth.is_none()
@@ -146,7 +147,8 @@ type Walks = Box<dyn Iterator<Item = Result<Entry, ignore::Error>>>;
 
 /// The sorted walk of one PATH.
 fn walk_one(p: &Path, opts: &WalkOptions, root: Option<&Root>, select: &Select) -> Walks {
-    if parallel_for(p, opts, select) {
+    #[cfg(unix)]
+    if lists_in_parallel(p, opts, select) {
         let rules = Arc::new(rules::Rules::new(
             !opts.no_ignore,
             !opts.hidden,
@@ -379,6 +381,28 @@ pub(crate) fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, 
     (start, end, next)
 }
 
+/// `path` from `dir` when it lies below it, else None. On Unix a byte comparison (`path` was
+/// made by joining names to `dir`).
+#[cfg(unix)]
+pub(crate) fn below<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
+    use std::os::unix::ffi::OsStrExt;
+    let (p, d) = (path.as_os_str().as_bytes(), dir.as_os_str().as_bytes());
+    let rest = p.strip_prefix(d)?;
+    let rest = match rest.split_first() {
+        Some((b'/', rest)) => rest,
+        _ if d.ends_with(b"/") => rest,
+        _ => return None,
+    };
+    (!rest.is_empty()).then(|| Path::new(std::ffi::OsStr::from_bytes(rest)))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn below<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
+    path.strip_prefix(dir)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+}
+
 /// Order paths component by component (`a/b` before `a.b`), like `Path`'s own ordering and
 /// rg's `--sort path`, but on raw bytes: a separator sorts before every other byte.
 pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
@@ -434,6 +458,16 @@ mod tests {
         for (a, b) in [("x/y-z", "x/y/z"), ("ab", "a/b"), ("a/bc", "a/b/c")] {
             assert_eq!(o(a, b), Path::new(a).cmp(Path::new(b)), "{a} vs {b}");
         }
+    }
+
+    #[test]
+    fn below_a_directory() {
+        let b = |p: &str, d: &str| below(Path::new(p), Path::new(d)).map(|p| p.to_path_buf());
+        assert_eq!(b("/w/a/b.rs", "/w"), Some("a/b.rs".into()));
+        assert_eq!(b("/w/a", "/w/"), Some("a".into()));
+        assert_eq!(b("/wx/a", "/w"), None);
+        assert_eq!(b("/w", "/w"), None);
+        assert_eq!(b("/v/a", "/w"), None);
     }
 
     #[test]

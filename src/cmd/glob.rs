@@ -212,6 +212,9 @@ fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
     let printer = GlobPrinter::new(&s.output, req.typed.clone(), req.null);
     let base = std::slice::from_ref(&req.base);
     if req.sort == SortKey::Path {
+        if walk::lists_in_parallel(&req.base, &req.walk, &walk::Select::default()) {
+            return stream_walk(s, req, problems, &printer);
+        }
         return stream_sorted(s, req, problems, &printer);
     }
     let out = Mutex::new(Stream::lines());
@@ -234,7 +237,41 @@ fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
     total.into_inner()
 }
 
-/// `--sort path`: the entries of the base in path order (ignore files and hidden names
+/// `--sort path` where the sorted walk lists directories in parallel (`walk::parallel`): its
+/// entries matched and printed as they come, in batches.
+fn stream_walk(
+    s: &Settings,
+    req: &GlobRequest,
+    problems: &WalkProblems,
+    printer: &crate::output::search::GlobPrinter,
+) -> usize {
+    let mut out = crate::output::stream::Stream::lines();
+    let mut text = Vec::new();
+    let mut total = 0;
+    let base = std::slice::from_ref(&req.base);
+    let all = walk::sorted(base, &req.walk, s.root.as_ref(), &walk::Select::default());
+    for entry in all.take_while(|_| problems.visit(req.max_walk)) {
+        match entry {
+            Ok(e) if matches(&req.base, &req.matcher, e.path(), e.file_type()) => {
+                total += 1;
+                printer.line(&mut text, e.path());
+                if text.len() >= BATCH {
+                    if out.part(&text, true).is_err() {
+                        break;
+                    }
+                    text.clear();
+                }
+            }
+            Ok(_) => {}
+            Err(err) => problems.record(&err),
+        }
+    }
+    let _ = out.part(&text, true);
+    let _ = out.finish();
+    total
+}
+
+/// `--sort path` elsewhere (`--follow`, not Unix): the entries of the base in path order (ignore files and hidden names
 /// honored), each directory's subtree walked in path order by a worker, and their output
 /// passed on in that order (`ordered`): sorted, parallel across subtrees, and nothing kept
 /// but what waits for its turn. A base with only a few directories (`src`, `packages`: one

@@ -97,8 +97,15 @@ fn fill(rng: &mut fastrand::Rng, dir: &Path, depth: u32) {
 /// `grep --limit 0 -l x ARGS…` in `cwd` with each walker: the same answer.
 #[track_caller]
 fn same(env: &TestEnv, cwd: &Path, args: &[&str], seed: u64) {
+    same_for(env, cwd, &["grep", "--limit", "0", "-l", "x"], args, seed);
+}
+
+/// `quill COMMAND… ARGS…` in `cwd` with each walker: the same answer.
+#[track_caller]
+fn same_for(env: &TestEnv, cwd: &Path, command: &[&str], args: &[&str], seed: u64) {
     let run = |sequential: &str| {
-        let mut all = vec!["--color", "never", "grep", "--limit", "0", "-l", "x"];
+        let mut all = vec!["--color", "never"];
+        all.extend_from_slice(command);
         all.extend_from_slice(args);
         env.cmd(&all)
             .current_dir(cwd)
@@ -109,7 +116,7 @@ fn same(env: &TestEnv, cwd: &Path, args: &[&str], seed: u64) {
     assert_eq!(
         (parallel.code, &parallel.stdout),
         (sequential.code, &sequential.stdout),
-        "seed {seed}, grep -l x {args:?} in {}: the parallel walk (left) and ignore's walk \
+        "seed {seed}, {command:?} {args:?} in {}: the parallel walk (left) and ignore's walk \
          (right) differ",
         cwd.display()
     );
@@ -164,6 +171,12 @@ fn the_parallel_walk_finds_what_ignores_walker_finds_in_its_order() {
             same(&env, &top, &[&["./src", "b"], *f].concat(), seed);
         }
         same(&env, &env.dir, &[abs.as_str()], seed);
+        // glob --sort path streams from the same walk (and from subtree walks without it).
+        let glob = ["glob", "**", "--sort", "path", "--limit", "0"];
+        for f in [&[][..], &["--hidden"], &["--no-ignore"]] {
+            same_for(&env, &env.dir, &glob, &[&["top"], f].concat(), seed);
+            same_for(&env, &top, &glob, f, seed);
+        }
         same(&env, &env.path("top/src"), &[".", "../a"], seed);
         same(&env, &env.path("top/src"), &["--hidden", "../b/"], seed);
     }

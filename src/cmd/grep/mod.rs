@@ -59,6 +59,9 @@ struct Shared {
     pub max_columns: usize,
     pub want_column: bool,
     pub follow: bool,
+    /// The working directory: a file below it is opened by its path from there (fewer
+    /// components for the kernel to look up than from `/`).
+    pub cwd: PathBuf,
     pub problems: WalkProblems,
     pub files_searched: AtomicUsize,
     pub skipped_binary: AtomicUsize,
@@ -304,6 +307,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         max_columns: q.max_columns,
         want_column: q.want_column,
         follow: q.walk.follow,
+        cwd: s.cwd.clone(),
         problems: WalkProblems::default(),
         files_searched: AtomicUsize::new(0),
         skipped_binary: AtomicUsize::new(0),

@@ -72,7 +72,8 @@ impl<'a> Worker<'a> {
     ) -> Option<FileResult> {
         // The guarded open's flags alone (`O_NONBLOCK`, `O_NOFOLLOW` unless links are followed):
         // no FIFO swapped in after the walk listed a file can block a worker.
-        let file = match probe::open_flagged(&item.path, self.shared.follow || item.explicit) {
+        let short = crate::walk::below(&item.path, &self.shared.cwd).unwrap_or(&item.path);
+        let file = match probe::open_flagged(short, self.shared.follow || item.explicit) {
             Ok(f) => f,
             Err(_) => {
                 self.shared.problems.unreadable_file(&item.path);
