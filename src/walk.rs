@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use ignore::WalkBuilder;
 use ignore::overrides::Override;
@@ -19,6 +19,7 @@ use crate::warnings::{WarningKind, Warnings};
 
 #[cfg(unix)]
 mod parallel;
+#[cfg(unix)]
 mod rules;
 
 /// The walk options both commands take.
@@ -138,9 +139,19 @@ pub(crate) fn lists_in_parallel(path: &Path, opts: &WalkOptions, select: &Select
         && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
-/// The threads that list directories for a parallel sorted walk.
-fn listing_threads() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
+/// `parallel`'s walk of `p`, on one thread per core (8 at most).
+#[cfg(unix)]
+fn parallel_walk(p: &Path, opts: &WalkOptions, select: &Select) -> Walks {
+    let rules = std::sync::Arc::new(rules::Rules::new(
+        !opts.no_ignore,
+        !opts.hidden,
+        !opts.no_ignore,
+        select.overrides.clone(),
+        select.types.clone(),
+    ));
+    let top = rules::Top::new(rules, p);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
+    Box::new(parallel::ParallelWalk::new(top, p, threads))
 }
 
 type Walks = Box<dyn Iterator<Item = Result<Entry, ignore::Error>>>;
@@ -149,15 +160,7 @@ type Walks = Box<dyn Iterator<Item = Result<Entry, ignore::Error>>>;
 fn walk_one(p: &Path, opts: &WalkOptions, root: Option<&Root>, select: &Select) -> Walks {
     #[cfg(unix)]
     if lists_in_parallel(p, opts, select) {
-        let rules = Arc::new(rules::Rules::new(
-            !opts.no_ignore,
-            !opts.hidden,
-            !opts.no_ignore,
-            select.overrides.clone(),
-            select.types.clone(),
-        ));
-        let top = rules::Top::new(rules, p);
-        return Box::new(parallel::ParallelWalk::new(top, p, listing_threads()));
+        return parallel_walk(p, opts, select);
     }
     let mut b = builder(&[p.to_path_buf()], opts, root);
     b.sort_by_file_path(path_order);
