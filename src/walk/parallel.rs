@@ -134,6 +134,9 @@ impl Shared {
 pub(crate) struct ParallelWalk {
     shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
+    /// Workers to start once there is a directory to list besides the root's (a search of
+    /// one directory starts none).
+    to_start: usize,
     /// The root's entry, until it is given.
     root: Option<Entry>,
     /// The directory given last (its slot, path and depth), whose listing comes next.
@@ -168,19 +171,11 @@ impl ParallelWalk {
             work: Condvar::new(),
             done: Condvar::new(),
         });
-        let threads = (0..threads)
-            .filter_map(|_| {
-                let shared = shared.clone();
-                std::thread::Builder::new()
-                    .name("quill-walk".into())
-                    .spawn(move || work(&shared))
-                    .ok()
-            })
-            .collect();
         let root_type = fs::symlink_metadata(root).map(|m| m.file_type());
         ParallelWalk {
             shared,
-            threads,
+            threads: Vec::new(),
+            to_start: threads,
             root: root_type.ok().map(|file_type| Entry {
                 path: root.to_path_buf(),
                 depth: 0,
@@ -229,6 +224,9 @@ impl ParallelWalk {
                                 SlotState::Listing;
                             drop(st);
                             let (listing, jobs) = list(&self.shared.top, &job, Names::default());
+                            if !jobs.is_empty() {
+                                self.start();
+                            }
                             queue_jobs(&self.shared, jobs);
                             return listing;
                         }
@@ -244,6 +242,21 @@ impl ParallelWalk {
             st.awaited = Some(slot.clone());
             st = self.shared.done.wait(st).unwrap_or_else(|e| e.into_inner());
             st.awaited = None;
+        }
+    }
+}
+
+impl ParallelWalk {
+    fn start(&mut self) {
+        for _ in 0..std::mem::take(&mut self.to_start) {
+            let shared = self.shared.clone();
+            let spawned = std::thread::Builder::new()
+                .name("quill-walk".into())
+                .spawn(move || work(&shared));
+            // Without threads the caller lists every directory itself.
+            if let Ok(t) = spawned {
+                self.threads.push(t);
+            }
         }
     }
 }
