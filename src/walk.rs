@@ -135,8 +135,17 @@ pub(crate) fn lists_in_parallel(path: &Path, opts: &WalkOptions, select: &Select
     cfg!(unix)
         && !opts.follow
         && select.max_depth.is_none()
-        && std::env::var_os("QUILL_SEQUENTIAL_WALK").is_none_or(|v| v.is_empty() || v == "0")
+        && !sequential_asked()
         && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// `QUILL_SEQUENTIAL_WALK` is set and on (off, as for `QUILL_STRICT`: empty, `0`, `false`,
+/// `no`, `off`, `n`, `f`, in any case).
+fn sequential_asked() -> bool {
+    std::env::var_os("QUILL_SEQUENTIAL_WALK").is_some_and(|v| {
+        let v = v.to_string_lossy().to_ascii_lowercase();
+        !["", "0", "false", "no", "off", "n", "f"].contains(&v.as_str())
+    })
 }
 
 /// `parallel`'s walk of `p`, on one thread per core (8 at most).
