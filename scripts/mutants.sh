@@ -65,6 +65,7 @@ filters_for() {
     src/probe.rs) echo "probe:: guards::" ;;
     src/guard.rs) echo "guard:: guards:: write:: edit:: undo::" ;;
     src/state/*) echo "state:: guards:: undo:: planted::" ;;
+    src/walk.rs | src/walk/*) echo "walk:: walk_order:: grep_stream:: search::" ;;
     *) echo "" ;;
     esac
 }

@@ -62,8 +62,9 @@ fn patterns(rng: &mut fastrand::Rng) -> String {
         .collect()
 }
 
-/// A random directory below `dir`, `depth` levels down at most.
-fn fill(rng: &mut fastrand::Rng, dir: &Path, depth: u32) {
+/// A random directory below `dir`, `depth` levels down at most. A worktree's `.git` file
+/// points into `gitdirs`.
+fn fill(rng: &mut fastrand::Rng, dir: &Path, depth: u32, gitdirs: &Path) {
     fs::create_dir_all(dir).unwrap();
     for _ in 0..rng.usize(0..6) {
         let p = dir.join(NAMES[rng.usize(..NAMES.len())]);
@@ -71,7 +72,7 @@ fn fill(rng: &mut fastrand::Rng, dir: &Path, depth: u32) {
             continue;
         }
         if depth > 0 && rng.u8(..3) == 0 {
-            fill(rng, &p, depth - 1);
+            fill(rng, &p, depth - 1, gitdirs);
         } else {
             fs::write(&p, "x\n").unwrap();
         }
@@ -90,6 +91,17 @@ fn fill(rng: &mut fastrand::Rng, dir: &Path, depth: u32) {
         }
         1 => fs::create_dir_all(dir.join(".jj")).unwrap(),
         2 => fs::create_dir_all(dir.join(".git")).unwrap(),
+        3 => {
+            // A worktree: `.git` is a file naming its git directory, whose `commondir`
+            // holds `info/exclude`.
+            let n = rng.u32(..);
+            let real = gitdirs.join(format!("worktrees/w{n}"));
+            fs::create_dir_all(&real).unwrap();
+            fs::write(real.join("commondir"), "../..\n").unwrap();
+            fs::create_dir_all(gitdirs.join("info")).unwrap();
+            fs::write(gitdirs.join("info/exclude"), patterns(rng)).unwrap();
+            fs::write(dir.join(".git"), format!("gitdir: {}\n", real.display())).unwrap();
+        }
         _ => {}
     }
 }
@@ -146,13 +158,14 @@ fn the_parallel_walk_finds_what_ignores_walker_finds_in_its_order() {
         let global = env.base.join(".config/git");
         fs::create_dir_all(&global).unwrap();
         fs::write(global.join("ignore"), patterns(&mut rng)).unwrap();
-        fill(&mut rng, &env.path("top"), 4);
+        let gitdirs = env.base.join("gitdirs");
+        fill(&mut rng, &env.path("top"), 4, &gitdirs);
         for name in ["src", "a", "b"] {
             let dir = env.path(&format!("top/{name}"));
             if dir.is_file() {
                 fs::remove_file(&dir).unwrap();
             }
-            fill(&mut rng, &dir, 2);
+            fill(&mut rng, &dir, 2, &gitdirs);
         }
         let top = env.path("top");
         let abs = top.to_str().unwrap().to_string();
