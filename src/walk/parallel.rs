@@ -150,6 +150,7 @@ pub(crate) struct ParallelWalk {
 impl ParallelWalk {
     pub(crate) fn new(top: Top, root: &Path, threads: usize) -> ParallelWalk {
         let slot = Arc::new(Slot::default());
+        // A stand-in: the root's level is built from its listing (`Job::root`).
         let level = top.root_level(Found::default());
         let mut queue = BinaryHeap::new();
         queue.push(Reverse(Job {

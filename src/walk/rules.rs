@@ -103,7 +103,7 @@ pub(crate) struct Level {
 /// The rules of a walk from one root: the levels above it and what the matching of those
 /// needs.
 pub(crate) struct Top {
-    pub rules: Arc<Rules>,
+    rules: Arc<Rules>,
     /// The root as given (entries' paths start with it).
     dir: PathBuf,
     /// The root made absolute, when a directory above it has rules.
@@ -148,7 +148,7 @@ impl Top {
 
     /// The level of the root itself.
     pub(crate) fn root_level(&self, found: Found) -> Arc<Level> {
-        Arc::new(self.level(self.above.as_ref(), &self.dir.clone(), found))
+        Arc::new(self.level(self.above.as_ref(), &self.dir, found))
     }
 
     /// The level of `dir` below `parent`: the parent's own when `dir` brings nothing.
