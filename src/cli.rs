@@ -598,15 +598,16 @@ Examples:
   quill grep 'unsafe' -C 2 --limit 50 --offset 50   # the second page
   quill grep -U 'struct \\w+ \\{\\n\\s*pub' --type rust
   quill grep -e '-x' -e '--flag' src               # patterns starting with -
-  cargo test 2>&1 | quill grep -c FAILED            # stdin when it is a pipe";
+  cargo test 2>&1 | quill grep -c FAILED            # stdin, from a pipeline
+  quill grep -rn TODO .                             # GNU habits: -r, -n, -E just work";
 
 #[derive(Debug, Args)]
 pub(crate) struct GrepArgs {
     /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
-    #[arg(required_unless_present_any = ["type_list", "regexps", "recursive", "extended_regexp", "perl_regexp", "include", "exclude", "exclude_dir"])]
+    #[arg(required_unless_present_any = ["type_list", "regexps", "perl_regexp", "include", "exclude", "exclude_dir"])]
     pub pattern: Option<String>,
-    /// Files or directories to search, `-` for stdin [default: stdin when it is a pipe or a
-    /// file, else .].
+    /// Files or directories to search, `-` for stdin [default: stdin when something was sent
+    /// to it within QUILL_STDIN_GRACE ms (100) or a pipeline feeds it, else .].
     pub paths: Vec<PathBuf>,
     /// A pattern (repeatable; lines matching any are found); then every positional is a PATH.
     #[arg(
@@ -718,10 +719,11 @@ pub(crate) struct GrepArgs {
     /// Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0).
     #[arg(long, conflicts_with = "limit")]
     pub all: bool,
-    // GNU grep's flags without a quill meaning: parsed only so that `resolve` can say what to
-    // type instead (a `usage` error whose hint is the fix). Hidden from help and man pages;
-    // shell completions list them with these lines.
-    /// GNU grep's -r: not needed, directories are searched recursively.
+    // GNU grep's flags: -r/-R and -E mean what quill does anyway and are accepted (agents type
+    // `grep -rn`, `grep -rE` by habit); the others are parsed only so that `resolve` can say
+    // what to type instead (a `usage` error whose hint is the fix). Hidden from help and man
+    // pages; shell completions list them with these lines.
+    /// GNU grep's -r/-R: accepted; directories are always searched recursively.
     #[arg(
         short = 'r',
         short_alias = 'R',
@@ -730,7 +732,7 @@ pub(crate) struct GrepArgs {
         hide = true
     )]
     pub recursive: bool,
-    /// GNU grep's -E: not needed, the pattern is a Rust regex.
+    /// GNU grep's -E: accepted; the pattern is an extended (Rust) regex already.
     #[arg(short = 'E', long, hide = true)]
     pub extended_regexp: bool,
     /// GNU grep's -P: not supported, the pattern is a Rust regex.
