@@ -5,7 +5,7 @@
 //! what derive cannot say: the type names `grep -t` completes, and the guard options hidden
 //! where they mean nothing.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
@@ -371,6 +371,20 @@ pub(crate) struct ReadArgs {
     pub no_ignore: bool,
 }
 
+/// The bytes of a command-line argument as the caller gave them, UTF-8 or not. On Unix any
+/// bytes; elsewhere arguments are UTF-16, and one that is not Unicode text gives `None`.
+pub(crate) fn arg_bytes(arg: &OsStr) -> Option<Vec<u8>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(arg.as_bytes().to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        arg.to_str().map(|s| s.as_bytes().to_vec())
+    }
+}
+
 const WRITE_EXAMPLES: &str = "\
 Examples:
   quill write notes.txt --content 'hello'            # create (or replace after a read)
@@ -391,7 +405,7 @@ pub(crate) struct WriteArgs {
         conflicts_with_all = ["from", "stdin"],
         aliases = ["file-text", "file_text"]
     )]
-    pub content: Option<String>,
+    pub content: Option<OsString>,
     /// Take the new content from this file ('-' = stdin).
     #[arg(long, value_name = "FILE", conflicts_with = "stdin")]
     pub from: Option<PathBuf>,
@@ -439,7 +453,7 @@ pub(crate) struct EditArgs {
         allow_hyphen_values = true,
         aliases = ["old-string", "old_string", "old-str", "old_str"]
     )]
-    pub old: Option<String>,
+    pub old: Option<OsString>,
     /// The replacement text.
     #[arg(
         long,
@@ -447,7 +461,7 @@ pub(crate) struct EditArgs {
         allow_hyphen_values = true,
         aliases = ["new-string", "new_string", "new-str", "new_str"]
     )]
-    pub new: Option<String>,
+    pub new: Option<OsString>,
     /// Read `old` from a file.
     #[arg(long, value_name = "FILE", conflicts_with = "old")]
     pub old_file: Option<PathBuf>,

@@ -242,7 +242,11 @@ fn check_placeholder(target: &std::path::Path, new: &[u8], old: Option<&[u8]>) -
 
 fn open_source(s: &Settings, args: &WriteArgs) -> Result<Box<dyn Read>> {
     if let Some(text) = &args.content {
-        return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
+        // The bytes as given, UTF-8 or not (as `--from` takes them): write never re-encodes.
+        let bytes = crate::cli::arg_bytes(text).ok_or_else(|| {
+            Error::invalid_argument("--content is not Unicode text; give it with --from FILE")
+        })?;
+        return Ok(Box::new(io::Cursor::new(bytes)));
     }
     if let Some(from) = args.from.as_ref().filter(|f| f.as_os_str() != "-") {
         // `--from FILE` streams, uncapped as before: the content goes to the temporary file,
