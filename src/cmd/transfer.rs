@@ -590,6 +590,17 @@ impl Job<'_> {
         let id = Identity::of(dest_meta);
         let dest = self.dst.target.clone();
         let source = self.src.target.clone();
+        // A move the session knows nothing of — no baseline to carry, no history to cut —
+        // leaves the state as it is: no state write on the rename's fast path.
+        let untouched = |session: &crate::state::session::Session| {
+            self.expect.is_none()
+                && session.baseline(&source).is_none()
+                && !session.history().contains_key(&path_key(&source))
+                && !session.history().contains_key(&path_key(&dest))
+        };
+        if self.move_ && file.peek(untouched).unwrap_or(true) {
+            return;
+        }
         let result = file.update(|session| {
             let known = session.baseline(&source);
             let carried = match (&known, &outcome.sha256) {
