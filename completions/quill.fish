@@ -92,6 +92,7 @@ complete -c quill -n "__fish_quill_using_subcommand write" -l allow-empty -d 'Al
 complete -c quill -n "__fish_quill_using_subcommand write" -l allow-placeholder -d 'Allow an omission placeholder (`// ... rest of the code ...`) the file does not have'
 complete -c quill -n "__fish_quill_using_subcommand write" -l create-only -d 'Refuse if the file exists (create_conflict)'
 complete -c quill -n "__fish_quill_using_subcommand write" -l no-parents -d 'Do not create missing parent directories'
+complete -c quill -n "__fish_quill_using_subcommand write" -l parents -d 'Create missing parent directories: the default, accepted as `mkdir -p` and `cp --parents` users type it'
 complete -c quill -n "__fish_quill_using_subcommand write" -l dry-run -d 'Plan and show the diff; write nothing'
 complete -c quill -n "__fish_quill_using_subcommand write" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand write" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
@@ -682,6 +683,8 @@ complete -c quill -n "__fish_quill_using_subcommand transfer" -l color -d 'When 
 always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l move -d 'Remove the source once the destination is committed'
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l no-parents -d 'Do not create missing parent directories of the destination'
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l parents -d 'Create missing parent directories: the default, accepted as `mkdir -p` and `cp --parents` users type it'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l read-only -d 'Refuse every change (read_only)'

@@ -427,6 +427,10 @@ pub(crate) struct WriteArgs {
     /// Do not create missing parent directories.
     #[arg(long)]
     pub no_parents: bool,
+    /// Create missing parent directories: the default, accepted as `mkdir -p` and `cp
+    /// --parents` users type it.
+    #[arg(long, hide = true, conflicts_with = "no_parents")]
+    pub parents: bool,
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -795,6 +799,13 @@ pub(crate) struct TransferArgs {
     /// The source must have this SHA-256 (checked on what was read).
     #[arg(long, value_name = "HEX")]
     pub expect_sha256: Option<String>,
+    /// Do not create missing parent directories of the destination.
+    #[arg(long)]
+    pub no_parents: bool,
+    /// Create missing parent directories: the default, accepted as `mkdir -p` and `cp
+    /// --parents` users type it.
+    #[arg(long, hide = true, conflicts_with = "no_parents")]
+    pub parents: bool,
     /// Progress on stderr.
     #[arg(long, value_enum, default_value_t = ProgressMode::Auto)]
     pub progress: ProgressMode,

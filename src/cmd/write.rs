@@ -67,7 +67,8 @@ impl WriteArgs {
             source_name: source_name(&self),
             create_only: self.create_only,
             expect_sha256,
-            no_parents: self.no_parents,
+            // `--parents` is the default said out loud (clap refuses it with --no-parents).
+            no_parents: self.no_parents && !self.parents,
             allow_empty: self.allow_empty,
             allow_placeholder: self.allow_placeholder,
             dry_run: self.dry_run,
