@@ -600,10 +600,23 @@ Examples:
   quill grep -e '-x' -e '--flag' src               # patterns starting with -
   cargo test 2>&1 | quill grep -c FAILED            # stdin when it is a pipe";
 
+/// The arguments of grep any of which makes its PATTERN optional (clap keeps the list to
+/// itself; `harness` checks a tool call against it too).
+pub(crate) const GREP_PATTERN_UNLESS: [&str; 8] = [
+    "type_list",
+    "regexps",
+    "recursive",
+    "extended_regexp",
+    "perl_regexp",
+    "include",
+    "exclude",
+    "exclude_dir",
+];
+
 #[derive(Debug, Args)]
 pub(crate) struct GrepArgs {
     /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
-    #[arg(required_unless_present_any = ["type_list", "regexps", "recursive", "extended_regexp", "perl_regexp", "include", "exclude", "exclude_dir"])]
+    #[arg(required_unless_present_any = GREP_PATTERN_UNLESS)]
     pub pattern: Option<String>,
     /// Files or directories to search, `-` for stdin [default: stdin when it is a pipe or a
     /// file, else .].
