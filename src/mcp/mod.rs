@@ -17,6 +17,8 @@
 pub(crate) mod roots;
 #[cfg(feature = "mcp")]
 mod server;
+#[cfg(feature = "mcp")]
+mod stdio;
 
 use std::ffi::OsString;
 
