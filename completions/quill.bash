@@ -1358,7 +1358,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__transfer)
-            opts="-h -V --move --replace-sha256 --expect-sha256 --progress --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --move --replace-sha256 --expect-sha256 --no-parents --parents --progress --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,7 +1438,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__write)
-            opts="-h -V --content --from --stdin --allow-empty --allow-placeholder --create-only --expect-sha256 --no-parents --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --content --from --stdin --allow-empty --allow-placeholder --create-only --expect-sha256 --no-parents --parents --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -28,6 +28,23 @@ pub(crate) fn with_flags(argv: &[OsString], flags: &[&str]) -> Option<String> {
     render(words)
 }
 
+/// `argv` without the word `flag`; None when it has no such word.
+pub(crate) fn without_flag(argv: &[OsString], flag: &str) -> Option<String> {
+    let words: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
+    let at = words.iter().position(|w| *w == flag)?;
+    let end = words.iter().position(|w| *w == "--").unwrap_or(words.len());
+    if at > end {
+        return None;
+    }
+    render(
+        words
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, w)| *w),
+    )
+}
+
 /// `argv` with word `index` replaced by `word`.
 pub(crate) fn replaced(argv: &[OsString], index: usize, word: &OsStr) -> Option<String> {
     render(

@@ -5,7 +5,7 @@
 //! what derive cannot say: the type names `grep -t` completes, and the guard options hidden
 //! where they mean nothing.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
@@ -371,6 +371,20 @@ pub(crate) struct ReadArgs {
     pub no_ignore: bool,
 }
 
+/// The bytes of a command-line argument as the caller gave them, UTF-8 or not. On Unix any
+/// bytes; elsewhere arguments are UTF-16, and one that is not Unicode text gives `None`.
+pub(crate) fn arg_bytes(arg: &OsStr) -> Option<Vec<u8>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(arg.as_bytes().to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        arg.to_str().map(|s| s.as_bytes().to_vec())
+    }
+}
+
 const WRITE_EXAMPLES: &str = "\
 Examples:
   quill write notes.txt --content 'hello'            # create (or replace after a read)
@@ -391,7 +405,7 @@ pub(crate) struct WriteArgs {
         conflicts_with_all = ["from", "stdin"],
         aliases = ["file-text", "file_text"]
     )]
-    pub content: Option<String>,
+    pub content: Option<OsString>,
     /// Take the new content from this file ('-' = stdin).
     #[arg(long, value_name = "FILE", conflicts_with = "stdin")]
     pub from: Option<PathBuf>,
@@ -413,6 +427,10 @@ pub(crate) struct WriteArgs {
     /// Do not create missing parent directories.
     #[arg(long)]
     pub no_parents: bool,
+    /// Create missing parent directories: the default, accepted as `mkdir -p` and `cp
+    /// --parents` users type it.
+    #[arg(long, hide = true, conflicts_with = "no_parents")]
+    pub parents: bool,
     /// Plan and show the diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -439,7 +457,7 @@ pub(crate) struct EditArgs {
         allow_hyphen_values = true,
         aliases = ["old-string", "old_string", "old-str", "old_str"]
     )]
-    pub old: Option<String>,
+    pub old: Option<OsString>,
     /// The replacement text.
     #[arg(
         long,
@@ -447,7 +465,7 @@ pub(crate) struct EditArgs {
         allow_hyphen_values = true,
         aliases = ["new-string", "new_string", "new-str", "new_str"]
     )]
-    pub new: Option<String>,
+    pub new: Option<OsString>,
     /// Read `old` from a file.
     #[arg(long, value_name = "FILE", conflicts_with = "old")]
     pub old_file: Option<PathBuf>,
@@ -598,15 +616,14 @@ Examples:
   quill grep 'unsafe' -C 2 --limit 50 --offset 50   # the second page
   quill grep -U 'struct \\w+ \\{\\n\\s*pub' --type rust
   quill grep -e '-x' -e '--flag' src               # patterns starting with -
-  cargo test 2>&1 | quill grep -c FAILED            # stdin when it is a pipe";
+  cargo test 2>&1 | quill grep -c FAILED            # stdin, from a pipeline
+  quill grep -rn TODO .                             # GNU habits: -r, -n, -E just work";
 
 /// The arguments of grep any of which makes its PATTERN optional (clap keeps the list to
 /// itself; `harness` checks a tool call against it too).
-pub(crate) const GREP_PATTERN_UNLESS: [&str; 8] = [
+pub(crate) const GREP_PATTERN_UNLESS: [&str; 6] = [
     "type_list",
     "regexps",
-    "recursive",
-    "extended_regexp",
     "perl_regexp",
     "include",
     "exclude",
@@ -618,8 +635,8 @@ pub(crate) struct GrepArgs {
     /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
     #[arg(required_unless_present_any = GREP_PATTERN_UNLESS)]
     pub pattern: Option<String>,
-    /// Files or directories to search, `-` for stdin [default: stdin when it is a pipe or a
-    /// file, else .].
+    /// Files or directories to search, `-` for stdin [default: stdin when something was sent
+    /// to it within QUILL_STDIN_GRACE ms (100) or a pipeline feeds it, else .].
     pub paths: Vec<PathBuf>,
     /// A pattern (repeatable; lines matching any are found); then every positional is a PATH.
     #[arg(
@@ -731,10 +748,11 @@ pub(crate) struct GrepArgs {
     /// Every entry: the same as --limit 0 (for scripts; also QUILL_LIMIT=0).
     #[arg(long, conflicts_with = "limit")]
     pub all: bool,
-    // GNU grep's flags without a quill meaning: parsed only so that `resolve` can say what to
-    // type instead (a `usage` error whose hint is the fix). Hidden from help and man pages;
-    // shell completions list them with these lines.
-    /// GNU grep's -r: not needed, directories are searched recursively.
+    // GNU grep's flags: -r/-R and -E mean what quill does anyway and are accepted (agents type
+    // `grep -rn`, `grep -rE` by habit); the others are parsed only so that `resolve` can say
+    // what to type instead (a `usage` error whose hint is the fix). Hidden from help and man
+    // pages; shell completions list them with these lines.
+    /// GNU grep's -r/-R: accepted; directories are always searched recursively.
     #[arg(
         short = 'r',
         short_alias = 'R',
@@ -743,7 +761,7 @@ pub(crate) struct GrepArgs {
         hide = true
     )]
     pub recursive: bool,
-    /// GNU grep's -E: not needed, the pattern is a Rust regex.
+    /// GNU grep's -E: accepted; the pattern is an extended (Rust) regex already.
     #[arg(short = 'E', long, hide = true)]
     pub extended_regexp: bool,
     /// GNU grep's -P: not supported, the pattern is a Rust regex.
@@ -792,6 +810,13 @@ pub(crate) struct TransferArgs {
     /// The source must have this SHA-256 (checked on what was read).
     #[arg(long, value_name = "HEX")]
     pub expect_sha256: Option<String>,
+    /// Do not create missing parent directories of the destination.
+    #[arg(long)]
+    pub no_parents: bool,
+    /// Create missing parent directories: the default, accepted as `mkdir -p` and `cp
+    /// --parents` users type it.
+    #[arg(long, hide = true, conflicts_with = "no_parents")]
+    pub parents: bool,
     /// Progress on stderr.
     #[arg(long, value_enum, default_value_t = ProgressMode::Auto)]
     pub progress: ProgressMode,

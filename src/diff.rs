@@ -5,7 +5,9 @@
 //! lossy UTF-8) and the byte-faithful `patch` that `git apply` / `patch -p1` (or `patch -p0`
 //! for absolute paths) turn from the old file into the new one. Lines are split after `\n`
 //! only, so a `\r` stays part of its line and CRLF files round-trip; a last line without
-//! `\n` gets git's `\ No newline at end of file` marker. It must stay pure: no I/O, no
+//! `\n` gets git's `\ No newline at end of file` marker. A UTF-8 BOM both versions start
+//! with is left out of the display diff (as `read` leaves it out) but kept in the patch. It
+//! must stay pure: no I/O, no
 //! panics on any input, and fast on huge files with a small change, which is why the common
 //! leading and trailing lines are trimmed by byte comparison before `similar` sees anything.
 
@@ -23,6 +25,8 @@ pub const CONTEXT_LINES: usize = 3;
 pub const INVALID_UTF8: &str = "content is not valid UTF-8";
 
 const NO_NEWLINE: &[u8] = b"\\ No newline at end of file\n";
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Where the patch says the file lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +63,9 @@ pub struct Rendered {
 
 /// Diffs `old` against `new` line by line and renders the display diff and the patch.
 ///
+/// When both start with a UTF-8 BOM, the display diff shows line 1 without it (`read` hides
+/// it); the patch keeps it, byte for byte. A BOM added or removed is shown: it is the change.
+///
 /// With `created`, the file did not exist before: `old` is ignored (taken as empty) and the
 /// patch adds the file against `/dev/null` with `new file mode 100644`, even when `new` is
 /// empty.
@@ -78,6 +85,7 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
     }
 
     let window = Middle::new(old, new);
+    let hide_bom = old.starts_with(BOM) && new.starts_with(BOM);
     let ops = window.ops();
     for op in &ops {
         match op.tag() {
@@ -98,7 +106,7 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
         if display.full && patch.full {
             break;
         }
-        write_hunk(&mut display, &mut patch, &window, &hunk);
+        write_hunk(&mut display, &mut patch, &window, &hunk, hide_bom);
     }
 
     out.diff = String::from_utf8_lossy(&display.buf).into_owned();
@@ -318,7 +326,14 @@ fn write_patch_header(patch: &mut Capped, target: &PatchTarget, created: bool) {
     patch.line(&[b"+++ ", b.as_bytes(), tab, b"\n"]);
 }
 
-fn write_hunk(display: &mut Capped, patch: &mut Capped, window: &Middle, hunk: &[DiffOp]) {
+/// One hunk into both texts; with `hide_bom`, the display shows line 1 without its BOM.
+fn write_hunk(
+    display: &mut Capped,
+    patch: &mut Capped,
+    window: &Middle,
+    hunk: &[DiffOp],
+    hide_bom: bool,
+) {
     let (Some(first), Some(last)) = (hunk.first(), hunk.last()) else {
         return;
     };
@@ -340,8 +355,10 @@ fn write_hunk(display: &mut Capped, patch: &mut Capped, window: &Middle, hunk: &
     display.line(&[display_header.as_bytes()]);
     patch.line(&[git_header.as_bytes()]);
 
-    let mut emit = |sign: &'static [u8], line: &[u8]| {
-        for out in [&mut *display, &mut *patch] {
+    let mut emit = |sign: &'static [u8], line: &[u8], index: usize| {
+        let first = hide_bom && base + index == 0;
+        let shown = if first { line.strip_prefix(BOM) } else { None };
+        for (out, line) in [(&mut *display, shown.unwrap_or(line)), (&mut *patch, line)] {
             if line.ends_with(b"\n") {
                 out.line(&[sign, line]);
             } else {
@@ -352,15 +369,24 @@ fn write_hunk(display: &mut Capped, patch: &mut Capped, window: &Middle, hunk: &
     };
     for op in hunk {
         let (tag, old_range, new_range) = op.as_tag_tuple();
+        let (old_start, new_start) = (old_range.start, new_range.start);
         let old_lines = window.old.get(old_range).unwrap_or_default();
         let new_lines = window.new.get(new_range).unwrap_or_default();
+        let old_lines = old_lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (old_start + i, l));
+        let new_lines = new_lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (new_start + i, l));
         match tag {
-            DiffTag::Equal => old_lines.iter().for_each(|l| emit(b" ", l)),
-            DiffTag::Delete => old_lines.iter().for_each(|l| emit(b"-", l)),
-            DiffTag::Insert => new_lines.iter().for_each(|l| emit(b"+", l)),
+            DiffTag::Equal => old_lines.for_each(|(i, l)| emit(b" ", l, i)),
+            DiffTag::Delete => old_lines.for_each(|(i, l)| emit(b"-", l, i)),
+            DiffTag::Insert => new_lines.for_each(|(i, l)| emit(b"+", l, i)),
             DiffTag::Replace => {
-                old_lines.iter().for_each(|l| emit(b"-", l));
-                new_lines.iter().for_each(|l| emit(b"+", l));
+                old_lines.for_each(|(i, l)| emit(b"-", l, i));
+                new_lines.for_each(|(i, l)| emit(b"+", l, i));
             }
         }
     }
@@ -934,6 +960,36 @@ mod tests {
         let r = roundtrip(&old, &new, false);
         assert!(r.patch_unavailable.is_none());
         assert_eq!(r.diff, "@@ -19,3 +19,4 @@\n l18\n l19\n l20\n+tail\n");
+    }
+
+    #[test]
+    fn a_kept_bom_is_shown_as_read_shows_it_and_patched_as_it_is() {
+        // Line 1 changes; then only line 2 (line 1 as context).
+        let r = roundtrip(b"\xef\xbb\xbfa\r\nb\r\n", b"\xef\xbb\xbfA\r\nb\r\n", false);
+        assert_eq!(r.diff, "@@ -1,2 +1,2 @@\n-a\r\n+A\r\n b\r\n");
+        assert!(
+            r.patch
+                .unwrap()
+                .ends_with("@@ -1,2 +1,2 @@\n-\u{feff}a\r\n+\u{feff}A\r\n b\r\n")
+        );
+        let r = roundtrip(b"\xef\xbb\xbfa\nb\n", b"\xef\xbb\xbfa\nB", false);
+        assert_eq!(
+            r.diff,
+            "@@ -1,2 +1,2 @@\n a\n-b\n+B\n\\ No newline at end of file\n"
+        );
+        assert!(r.patch.unwrap().contains("\n \u{feff}a\n-b\n"));
+        // A BOM added or removed is the change: shown.
+        let r = roundtrip(b"a\n", b"\xef\xbb\xbfa\n", false);
+        assert_eq!(r.diff, "@@ -1,1 +1,1 @@\n-a\n+\u{feff}a\n");
+        let r = roundtrip(b"\xef\xbb\xbfa\n", b"a\n", false);
+        assert_eq!(r.diff, "@@ -1,1 +1,1 @@\n-\u{feff}a\n+a\n");
+        // Only line 1's: a U+FEFF further down is text.
+        let r = roundtrip(
+            b"\xef\xbb\xbfa\n\xef\xbb\xbfb\n",
+            b"\xef\xbb\xbfa\n\xef\xbb\xbfc\n",
+            false,
+        );
+        assert_eq!(r.diff, "@@ -1,2 +1,2 @@\n a\n-\u{feff}b\n+\u{feff}c\n");
     }
 
     #[test]

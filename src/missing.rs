@@ -96,12 +96,23 @@ fn explain_in(cwd: &Path, root: Option<&Root>, op: &str, argv: &[OsString], err:
         .filter(|p| suggestion.as_ref().is_none_or(|s| &s.path != *p))
         .take(2)
         .collect();
-    let hint = look.hint(
+    let mut hint = look.hint(
         suggestion.as_ref(),
         existing_ancestor.as_deref(),
         &others,
         &search,
     );
+    // A missing directory on the way to a file to create, which `--no-parents` kept from being
+    // made: the call without it makes it (a likely path meant instead comes first).
+    let a_parent = look.typed.as_ref().is_some_and(|t| t.rest.is_some());
+    if suggestion.is_none()
+        && a_parent
+        && let Some(call) = call::without_flag(argv, "--no-parents")
+    {
+        hint = format!(
+            "--no-parents forbids creating the missing directories; to create them: `{call}`; {hint}"
+        );
+    }
     **near = Near {
         existing_ancestor,
         nearby,

@@ -80,6 +80,13 @@ pub enum WarningKind {
     /// `grep` with several paths: one of them does not exist (also in `missingPaths`; the
     /// exit code is 2). Check the name.
     PathNotFound,
+    /// `grep` with no PATH: standard input is an open pipe that sent nothing within the grace
+    /// (`QUILL_STDIN_GRACE`) and that a pipeline did not make — a harness's —, so the current
+    /// directory was searched instead and stdin left unread. Pass `-` to wait for stdin.
+    StdinSilent,
+    /// `grep` with no PATH: standard input (a pipe or a file) was empty, so nothing was
+    /// searched. Pass `.` to search the current directory.
+    StdinEmpty,
 }
 
 /// A sink of warnings, filled during a run and drained once at the end.

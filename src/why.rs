@@ -236,6 +236,80 @@ pub(crate) fn grep(
     Some(why("filtered", hits, complete, flags, None, call, message))
 }
 
+/// Another reading of a regex that found nothing: as a fixed string (`-F`), or with GNU
+/// grep's `\|` taken as alternation.
+pub(crate) struct Reading {
+    pub matcher: RegexMatcher,
+    /// `fixed` (flags: `-F`) or `rewritten` (`pattern`: the pattern to type).
+    pub reason: &'static str,
+    pub flags: Vec<&'static str>,
+    pub pattern: Option<String>,
+    /// The call that searches so.
+    pub call: Option<String>,
+    /// How the reading is named in the message ("as a fixed string").
+    pub said: String,
+}
+
+/// Why a regex with metacharacters found nothing although another reading of it matches
+/// (`readings`, tried in order): the same files walked the same way, each read only so far,
+/// within the second look's bounds. Names the reading's matching lines and the call.
+pub(crate) fn grep_reading(
+    w: &Walked,
+    readings: &[Reading],
+    searcher: &SearcherBuilder,
+) -> Option<Why> {
+    if w.paths.is_empty() {
+        return None;
+    }
+    let deadline = Instant::now() + MAX_TIME;
+    let mut searcher = searcher.build();
+    for r in readings {
+        let mut hits = Vec::new();
+        let mut lines = 0usize;
+        let complete = each_file(w, w.opts, !w.opts.no_ignore, deadline, |p| {
+            let Ok(file) = probe::open_flagged(p, w.opts.follow) else {
+                return true;
+            };
+            let mut n = 0usize;
+            let sink = sinks::Bytes(|_, _| {
+                n += 1;
+                Ok(true)
+            });
+            let _ = searcher.search_reader(&r.matcher, file.take(MAX_FILE_BYTES), sink);
+            if n > 0 {
+                lines += n;
+                hits.push(p.to_path_buf());
+            }
+            Instant::now() <= deadline
+        });
+        if hits.is_empty() {
+            continue;
+        }
+        let message = format!(
+            "0 matches; {} it matches {} in {} — {}{}",
+            r.said,
+            counted(lines, complete, "line"),
+            counted(hits.len(), complete, "file"),
+            match &r.pattern {
+                Some(p) => format!("search for {}", call::shell_word(p)),
+                None => format!("add {}", r.flags.join(" ")),
+            },
+            call_tail(&r.call)
+        );
+        let why = why(
+            r.reason,
+            hits,
+            complete,
+            r.flags.clone(),
+            r.pattern.clone(),
+            r.call.clone(),
+            message,
+        );
+        return Some(why);
+    }
+    None
+}
+
 /// The flags that include `hits`, files the filtered walk did not see: `--hidden` when one
 /// lies in a hidden path, `--no-ignore` when one does not (it was ignored) or when `--hidden`
 /// alone does not show the hidden ones (ignored too). Only flags not already given.
@@ -414,6 +488,13 @@ fn count_phrase(n: usize, complete: bool, more: &str) -> String {
         return format!("{least}{n}{more}");
     }
     format!("{least}{n} {}", if n == 1 { "file" } else { "files" })
+}
+
+/// "3 lines", "1 file", "at least 10,000 lines" (when the look stopped early).
+fn counted(n: usize, complete: bool, noun: &str) -> String {
+    let least = if complete { "" } else { "at least " };
+    let s = if n == 1 { "" } else { "s" };
+    format!("{least}{n} {noun}{s}")
 }
 
 fn verb(n: usize, complete: bool) -> &'static str {

@@ -32,7 +32,8 @@ use crate::publish::Staged;
 use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
-use crate::state::{Baseline, now_ns};
+use crate::state::history::{Before, MAX_SESSION_BYTES};
+use crate::state::{Baseline, now_ns, path_key};
 use crate::warnings::WarningKind;
 
 /// Size of one copy buffer. With `BUFFERS` of them in flight the copy holds 1 MiB, which stays
@@ -52,6 +53,8 @@ pub(crate) struct TransferRequest {
     move_: bool,
     replace: Option<String>,
     expect: Option<String>,
+    /// `--no-parents`: the destination's directory must exist.
+    no_parents: bool,
     progress: ProgressMode,
     /// Text output: both ends as typed.
     typed: AsTyped,
@@ -81,7 +84,9 @@ impl TransferArgs {
             return Err(paths::not_found(src.target));
         }
         probe::regular_metadata(&src.target)?;
-        let dst = destination(s, &args.destination, &src)?;
+        // `--parents` is the default said out loud (clap refuses it with --no-parents).
+        let no_parents = args.no_parents && !args.parents;
+        let dst = destination(s, &args.destination, &src, no_parents)?;
         if src.target == dst.target {
             return Err(same_file(&src, &dst));
         }
@@ -109,6 +114,7 @@ impl TransferArgs {
             move_: args.move_,
             replace,
             expect,
+            no_parents,
             progress: args.progress,
             typed,
         })
@@ -122,6 +128,7 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
         move_,
         replace,
         expect,
+        no_parents,
         progress,
         typed,
     } = req;
@@ -130,14 +137,28 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
 
     // Everything below runs under both locks: the checks, the publication, the state update.
     // Both directories are opened once (beneath --root) and every step names the files in
-    // them relative to those descriptors.
+    // them relative to those descriptors. The destination's missing directories are made as
+    // `write` makes them (`--no-parents`: `not_found`), once the source is open.
     let src_parent = Parent::open(s.root.as_ref(), &src.target, Parents::Existing)?;
-    let dst_parent = Parent::open(s.root.as_ref(), &dst.target, Parents::Existing)?;
+    let held = guard::parent(s, &dst.target)?;
     let (source_file, source_meta) = src_parent
         .open_target()?
         .ok_or_else(|| paths::not_found(&src.target))?;
     let before = Identity::of(&source_meta);
-    let existing = check_destination(s, &src, &dst, &dst_parent, &source_meta, replace.as_deref())?;
+    let existing = match &held {
+        Some(dst_parent) => check_destination(
+            s,
+            &src,
+            &dst,
+            dst_parent,
+            &source_meta,
+            replace.as_deref(),
+            move_,
+        )?,
+        None => None,
+    };
+    let dst_parent = guard::parent_to_publish(s, &dst.target, held, no_parents)?;
+    let dst_parent = &dst_parent;
 
     let job = Job {
         s,
@@ -145,14 +166,14 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
         src: &src,
         dst: &dst,
         src_parent: &src_parent,
-        dst_parent: &dst_parent,
+        dst_parent,
         before,
         source_meta: &source_meta,
         existing: existing.as_ref(),
         expect: expect.as_deref(),
         move_,
     };
-    let outcome = if move_ && same_filesystem(&source_meta, &dst_parent) {
+    let outcome = if move_ && same_filesystem(&source_meta, dst_parent) {
         match job.rename(source_file)? {
             Renamed::Done(outcome) => *outcome,
             Renamed::CrossDevice(file) => job.copy(file)?,
@@ -186,7 +207,8 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
 
 /// The destination file: `DST` itself, or `DST/<source name>` when `DST` is a directory. A
 /// destination that is a symbolic link is refused (`symlink`), never followed and replaced.
-fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
+/// Its directory may be missing (made at publication) unless `no_parents`.
+fn destination(s: &Settings, given: &Path, src: &Resolved, no_parents: bool) -> Result<Resolved> {
     // Not folded lexically: `link/..` means what the kernel says it means.
     let requested = s.cwd.join(given);
     let into_dir = fs::metadata(&requested).is_ok_and(|m| m.is_dir());
@@ -212,8 +234,10 @@ fn destination(s: &Settings, given: &Path, src: &Resolved) -> Result<Resolved> {
     refuse_link(&path)?;
     let dst = paths::resolve(&s.cwd, s.root.as_ref(), &path)?;
     let parent = dst.target.parent().unwrap_or(Path::new("/"));
-    if !parent.is_dir() {
-        return Err(paths::not_found(parent));
+    match fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !no_parents => {}
+        _ => return Err(paths::not_found(parent)),
     }
     Ok(dst)
 }
@@ -246,9 +270,11 @@ fn same_file(src: &Resolved, dst: &Resolved) -> Error {
     }
 }
 
-/// An existing destination the caller may replace.
+/// An existing destination the caller may replace: its metadata, hash and — for a copy, up to
+/// the undo history's bound — its bytes, which the undo step keeps.
 struct Existing {
     meta: Metadata,
+    cur: guard::Current,
 }
 
 /// Under the lock: the destination must be absent, or hold exactly `replace`'s content.
@@ -259,6 +285,7 @@ fn check_destination(
     dst_parent: &Parent,
     source_meta: &Metadata,
     replace: Option<&str>,
+    move_: bool,
 ) -> Result<Option<Existing>> {
     let Some(meta) = dst_parent.stat()? else {
         return Ok(None);
@@ -276,18 +303,21 @@ fn check_destination(
             path: dst.target.clone(),
         });
     };
-    let (mut file, meta) = dst_parent
-        .open_target()?
+    // A move is no undo step (it cuts the history): its old content is hashed, not kept.
+    let keep = if move_ { 0 } else { MAX_SESSION_BYTES };
+    let cur = guard::current(Some(dst_parent), keep, None)?
         .ok_or_else(|| paths::not_found(&dst.target))?;
-    let (have, _) = probe::sha256_stream(&mut file, &dst.target)?;
-    if have != want {
+    if cur.sha256 != want {
         return Err(Error::DestinationExists {
             path: dst.target.clone(),
         });
     }
     // Replacing it gives its path new content; its other hard links keep the old.
-    guard::warn_hard_links(s, &dst.target, &meta);
-    Ok(Some(Existing { meta }))
+    guard::warn_hard_links(s, &dst.target, &cur.meta);
+    Ok(Some(Existing {
+        meta: cur.meta.clone(),
+        cur,
+    }))
 }
 
 /// Whether the destination's directory is on the source's filesystem (a rename may work).
@@ -336,17 +366,18 @@ impl Job<'_> {
         }
     }
 
-    /// The source at its path is still the file (and version) that was opened.
-    fn source_unchanged(&self) -> std::result::Result<(), String> {
-        match self.src_parent.stat() {
-            Ok(Some(m)) if Identity::of(&m) == self.before => Ok(()),
-            Ok(Some(m)) if m.dev() != self.before.dev || m.ino() != self.before.ino => {
-                Err("its path now names another file".into())
+    /// How the source at its path differs from the file (and version) that was opened: None
+    /// when it is still that file. A failure to look (EIO, ENOSPC, EDQUOT…) is that I/O error,
+    /// under its own kind — the source did not change, the system failed.
+    fn source_change(&self) -> Result<Option<&'static str>> {
+        Ok(match self.src_parent.stat()? {
+            Some(m) if Identity::of(&m) == self.before => None,
+            Some(m) if m.dev() != self.before.dev || m.ino() != self.before.ino => {
+                Some("its path now names another file")
             }
-            Ok(Some(_)) => Err("it was modified during the transfer".into()),
-            Ok(None) => Err("it no longer exists".into()),
-            Err(e) => Err(format!("it can no longer be inspected: {e}")),
-        }
+            Some(_) => Some("it was modified during the transfer"),
+            None => Some("it no longer exists"),
+        })
     }
 
     /// A move within one filesystem: one atomic rename, never replacing anything but a
@@ -364,7 +395,7 @@ impl Job<'_> {
             }
             None => None,
         };
-        if let Err(why) = self.source_unchanged() {
+        if let Some(why) = self.source_change()? {
             return Err(self.source_changed(why));
         }
         signals::check()?;
@@ -442,7 +473,7 @@ impl Job<'_> {
                 self.source_changed("it was modified while it was copied; nothing was published")
             );
         }
-        if let Err(why) = self.source_unchanged() {
+        if let Some(why) = self.source_change()? {
             return Err(self.source_changed(format!("{why}; nothing was published")));
         }
         if let Some(want) = self.expect
@@ -522,11 +553,15 @@ impl Job<'_> {
 
     /// The last step of a cross-filesystem move. Never fails: the destination is committed.
     fn remove_source(&self) -> (bool, Option<String>) {
-        if let Err(why) = self.source_unchanged() {
-            return (
-                false,
-                Some(format!("the source changed after it was copied: {why}")),
-            );
+        match self.source_change() {
+            Ok(None) => {}
+            Ok(Some(why)) => {
+                return (
+                    false,
+                    Some(format!("the source changed after it was copied: {why}")),
+                );
+            }
+            Err(e) => return (false, Some(format!("it can no longer be inspected: {e}"))),
         }
         match self.src_parent.remove_target() {
             Ok(()) => {
@@ -539,36 +574,49 @@ impl Job<'_> {
 
     /// The session's knowledge follows the file: a baseline of the source whose content is what
     /// was transferred becomes the destination's (and, after a move, leaves the source's path).
-    /// `--expect-sha256` stands in for a baseline. A failure here is a warning: the transfer
-    /// itself is done and must not be reported as failed (a retry would be refused).
+    /// `--expect-sha256` stands in for a baseline. The undo history follows the change
+    /// (docs/commands/undo.md): a copy is an undo step of the destination, as a `write` is
+    /// (undo removes a created copy, or puts a replaced destination's old content back); a
+    /// move, which undo cannot revert without the source, cuts the history of both paths. A
+    /// failure here is a warning: the transfer itself is done and must not be reported as
+    /// failed (a retry would be refused).
     fn follow_in_session(&self, outcome: &Moved) {
         let store = self.s.store();
         let file = store.session(&self.s.session);
-        let Ok(session) = file.load() else { return };
-        let known = session.baseline(&self.src.target);
+        let history = file.history();
         let Some(dest_meta) = &outcome.dest_meta else {
             return;
         };
-        let carried = match (&known, &outcome.sha256) {
-            // A rename moves the inode itself: its baseline stays as true (or as stale) as it was.
-            (Some(b), None) => Some((b.sha256.clone(), b.complete, b.read_at_ns, b.written)),
-            (Some(b), Some(h)) if &b.sha256 == h => {
-                Some((h.clone(), b.complete, b.read_at_ns, b.written))
-            }
-            // Not a read of it: a line-addressed edit reads it first.
-            (_, Some(h)) if self.expect.is_some() => Some((h.clone(), false, now_ns(), true)),
-            _ => None,
-        };
-        let forget_source = outcome.source_removed && known.is_some();
-        if carried.is_none() && !forget_source {
-            return;
-        }
         let id = Identity::of(dest_meta);
         let dest = self.dst.target.clone();
         let source = self.src.target.clone();
+        // A move the session knows nothing of — no baseline to carry, no history to cut —
+        // leaves the state as it is: no state write on the rename's fast path.
+        let untouched = |session: &crate::state::session::Session| {
+            self.expect.is_none()
+                && session.baseline(&source).is_none()
+                && !session.history().contains_key(&path_key(&source))
+                && !session.history().contains_key(&path_key(&dest))
+        };
+        if self.move_ && file.peek(untouched).unwrap_or(true) {
+            return;
+        }
         let result = file.update(|session| {
-            if forget_source {
+            let known = session.baseline(&source);
+            let carried = match (&known, &outcome.sha256) {
+                // A rename moves the inode itself: its baseline stays as true (or as stale) as
+                // it was.
+                (Some(b), None) => Some((b.sha256.clone(), b.complete, b.read_at_ns, b.written)),
+                (Some(b), Some(h)) if &b.sha256 == h => {
+                    Some((h.clone(), b.complete, b.read_at_ns, b.written))
+                }
+                // Not a read of it: a line-addressed edit reads it first.
+                (_, Some(h)) if self.expect.is_some() => Some((h.clone(), false, now_ns(), true)),
+                _ => None,
+            };
+            if outcome.source_removed {
                 session.forget(&source);
+                history.cut(session, &path_key(&source));
             }
             if let Some((sha256, complete, read_at_ns, written)) = carried {
                 // The read happened when the source was read, not now.
@@ -577,6 +625,18 @@ impl Job<'_> {
                     written,
                     ..Baseline::new(&dest, sha256, &id, complete)
                 });
+            }
+            let key = path_key(&dest);
+            match (&outcome.sha256, self.move_) {
+                (Some(after), false) => {
+                    let before = match self.existing {
+                        None => Before::Missing,
+                        Some(e) if &e.cur.sha256 == after => Before::Unchanged,
+                        Some(e) => e.cur.before(),
+                    };
+                    history.push(session, &key, before, after);
+                }
+                _ => history.cut(session, &key),
             }
         });
         if let Err(e) = result {

@@ -67,7 +67,8 @@ impl WriteArgs {
             source_name: source_name(&self),
             create_only: self.create_only,
             expect_sha256,
-            no_parents: self.no_parents,
+            // `--parents` is the default said out loud (clap refuses it with --no-parents).
+            no_parents: self.no_parents && !self.parents,
             allow_empty: self.allow_empty,
             allow_placeholder: self.allow_placeholder,
             dry_run: self.dry_run,
@@ -242,7 +243,11 @@ fn check_placeholder(target: &std::path::Path, new: &[u8], old: Option<&[u8]>) -
 
 fn open_source(s: &Settings, args: &WriteArgs) -> Result<Box<dyn Read>> {
     if let Some(text) = &args.content {
-        return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
+        // The bytes as given, UTF-8 or not (as `--from` takes them): write never re-encodes.
+        let bytes = crate::cli::arg_bytes(text).ok_or_else(|| {
+            Error::invalid_argument("--content is not Unicode text; give it with --from FILE")
+        })?;
+        return Ok(Box::new(io::Cursor::new(bytes)));
     }
     if let Some(from) = args.from.as_ref().filter(|f| f.as_os_str() != "-") {
         // `--from FILE` streams, uncapped as before: the content goes to the temporary file,

@@ -178,6 +178,11 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
             write_stdout(|w| text::render(w, &mut err, cfg, report, &palette))
         }
     };
+    // What streamed before the rest of the answer may have failed already.
+    let result = match stream::failed() {
+        Some(kind) => result.and(Err(io::Error::from(kind))),
+        None => result,
+    };
     match result {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,

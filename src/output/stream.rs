@@ -14,6 +14,17 @@ use super::palette::Palette;
 use super::search::file_separator;
 use crate::report::search::View;
 
+/// The kind of the first write to standard output that failed while a result streamed, for
+/// the exit code (`emit`): a reader that closed the pipe (`head`) is a quiet success, as in
+/// rg — never "nothing found" — and any other failure is `cannot write output`. Standard
+/// output is the process's, so this is too.
+static STDOUT_FAILED: std::sync::OnceLock<io::ErrorKind> = std::sync::OnceLock::new();
+
+/// The first failed write of a streamed result to standard output, if one failed.
+pub(crate) fn failed() -> Option<io::ErrorKind> {
+    STDOUT_FAILED.get().copied()
+}
+
 /// Standard output while a result streams.
 pub(crate) struct Stream {
     out: BufWriter<Stdout>,
@@ -24,6 +35,9 @@ pub(crate) struct Stream {
     flush_each: bool,
     /// JSON files mode: `"index":"base64"` of each name that is not UTF-8, so far.
     raw_names: Option<String>,
+    /// The first write that failed (a reader that closed the pipe): nothing more is written,
+    /// and `finish` hands it on for the exit code (`emit`).
+    failed: Option<io::Error>,
 }
 
 impl Stream {
@@ -59,6 +73,7 @@ impl Stream {
             any: false,
             flush_each,
             raw_names: None,
+            failed: None,
         }
     }
 
@@ -75,6 +90,18 @@ impl Stream {
 
     /// A part of one file's output (`first`: its first part), in order.
     pub(crate) fn part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(io::Error::new(e.kind(), e.to_string()));
+        }
+        let written = self.write_part(bytes, first);
+        if let Err(e) = &written {
+            self.failed = Some(io::Error::new(e.kind(), e.to_string()));
+            let _ = STDOUT_FAILED.set(e.kind());
+        }
+        written
+    }
+
+    fn write_part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }
@@ -90,14 +117,19 @@ impl Stream {
     }
 
     /// Everything written out; the rest of the answer is `emit`'s. JSON files mode: the
-    /// `filesBytes` member that follows the list, if some name needs it.
+    /// `filesBytes` member that follows the list, if some name needs it. The error is the
+    /// first write that failed, if one did (a closed pipe), else the last flush's.
     pub(crate) fn finish(mut self) -> (io::Result<()>, Option<String>) {
         let raw = self
             .raw_names
             .take()
             .filter(|r| !r.is_empty())
             .map(|r| format!(r#","filesBytes":{{{r}}}"#));
-        (self.out.flush(), raw)
+        let flushed = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        };
+        (flushed, raw)
     }
 }
 

@@ -225,6 +225,9 @@ fn apply(w: &mut dyn Write, cfg: &OutputConfig, r: &ApplyReport, p: &Palette) ->
             w.write_all(b" -> ")?;
         }
         Shown::new(&cfg.cwd, &f.typed, &f.path).write_to(w)?;
+        if f.replaced {
+            w.write_all(b" (replacing the existing file)")?;
+        }
         if r.check {
             writeln!(w)?;
         } else {

@@ -64,6 +64,10 @@ pub(crate) struct ApplyFile {
     /// What happened to it.
     #[schemars(extend("enum" = ["modified", "created", "deleted", "moved"]))]
     pub action: &'static str,
+    /// A `created` or `moved` file took the place of a file the session had read (or whose
+    /// `--expect-sha256` it gave), which it replaced; present only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaced: bool,
     /// The file, access `write`; absent for `--check` and `--dry-run`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,
@@ -72,7 +76,8 @@ pub(crate) struct ApplyFile {
     /// SHA-256 of the new content; null for a deletion.
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub sha256: Option<String>,
-    /// SHA-256 of the content replaced (a move: the source's); null for a creation.
+    /// SHA-256 of the content replaced at `path` (a move to a new path: the source's); null for
+    /// a creation of a new file.
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
     pub previous_sha256: Option<String>,
     /// Lines added to this file (0 with `--check`).

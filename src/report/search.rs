@@ -34,8 +34,10 @@ pub(crate) struct Why {
     /// `filtered`: ignore files or hidden names hid matches (`flags` include them);
     /// `deeper`: the pattern matches nothing at the top but `pattern` (`**/…`) matches below;
     /// `literal`: a `[...]` glob matched nothing, and `pattern` (its brackets escaped) is what
-    /// was matched instead.
-    #[schemars(extend("enum" = ["filtered", "deeper", "literal"]))]
+    /// was matched instead; `fixed`: a grep regex with metacharacters matched nothing, but as a
+    /// fixed string it matches (`flags`: `-F`); `rewritten`: it matches once GNU grep's `\|`
+    /// is read as alternation (`pattern`).
+    #[schemars(extend("enum" = ["filtered", "deeper", "literal", "fixed", "rewritten"]))]
     pub reason: &'static str,
     /// Files the second look found; a lower bound when not `complete`.
     pub count: usize,

@@ -156,6 +156,14 @@ impl<'a> History<'a> {
         ));
     }
 
+    /// End the undo history of `key` (inside `SessionFile::update`): a change undo cannot
+    /// revert (a move) bounds what undo may do, so every older step goes, with the blobs no
+    /// other step refers to.
+    pub fn cut(&self, session: &mut Session, key: &str) {
+        let dropped = session.remove_steps(key).unwrap_or_default();
+        collect(&self.dir, session, dropped);
+    }
+
     /// Remove the last step of `key` after a successful undo, and its blob if unreferenced.
     pub fn pop(&self, session: &mut Session, key: &str, expected: &UndoStep) {
         pop(&self.dir, session, key, expected)

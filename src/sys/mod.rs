@@ -30,7 +30,7 @@ pub(crate) use imp::{
     homeless_state_dir, is_cross_device_error, is_link_error, is_missing_dir_error,
     is_no_reader_error, mtime, no_follow, not_permitted, open_read, os_bytes, os_str, os_string,
     private_dir, read_at, read_exact_at, rename_noreplace, set_mode, start_writeback,
-    system_state_dir, umask, write_all_at,
+    stdin_is_pipeline, stdin_ready, system_state_dir, umask, write_all_at,
 };
 
 #[cfg(feature = "mcp")]

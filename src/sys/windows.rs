@@ -248,6 +248,17 @@ pub(crate) fn await_writer(_fifo: &File) -> io::Result<()> {
     Ok(())
 }
 
+/// Whether standard input has something to say within `wait`: Windows' pipes cannot be
+/// polled with std, so it is taken as ready (grep then waits for it, as rg does).
+pub(crate) fn stdin_ready(_wait: std::time::Duration) -> bool {
+    true
+}
+
+/// Whether standard input is a pipe a pipeline made for this process: not known here.
+pub(crate) fn stdin_is_pipeline() -> bool {
+    false
+}
+
 /// The state directory of this system, before `XDG_STATE_HOME` and `HOME` are asked: under
 /// `%LOCALAPPDATA%`, so a shell that sets `HOME` (Git Bash) and one that does not
 /// (PowerShell) share one store.

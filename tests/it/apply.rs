@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{TestEnv, sha256_hex};
+use crate::util::{TestEnv, exists, sha256_hex};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/apply");
 
@@ -799,4 +799,142 @@ fn an_apply_too_large_to_undo_whole_keeps_no_step() {
         env.read("a.txt").starts_with(b"a-second\n")
             && env.read("b.txt").starts_with(b"b-second\n")
     );
+}
+
+const ADD_DUP: &str = "*** Begin Patch\n*** Add File: dup.txt\n+new content\n*** End Patch\n";
+
+/// The one problem of a rejected patch: its kind and hint.
+fn only_problem(out: &crate::util::Out) -> (String, String) {
+    out.err("patch_rejected", 3);
+    let ps = out.json["error"]["problems"].as_array().unwrap();
+    assert_eq!(ps.len(), 1, "{}", out.report());
+    (
+        ps[0]["kind"].as_str().unwrap().to_string(),
+        ps[0]["hint"].as_str().unwrap().to_string(),
+    )
+}
+
+/// An Add File onto a file the session has read (and that is unchanged since) replaces it, as
+/// `write` over a read file does; unread it is `create_conflict` with the read to make, changed
+/// since the read it is `stale`; undo puts the old content back.
+#[test]
+fn adding_a_file_the_session_read_replaces_it_and_undo_restores_it() {
+    let env = TestEnv::new();
+    env.write("dup.txt", "old content\n");
+    let (kind, hint) = only_problem(&env.json_stdin(&["apply", "-"], ADD_DUP.as_bytes()));
+    assert_eq!(kind, "create_conflict");
+    assert!(
+        hint.contains("exists; read it first (`quill read ")
+            && hint.contains("to replace it, or use an Update File section"),
+        "{hint}"
+    );
+    env.assert_file("dup.txt", "old content\n");
+    // Read, then changed by someone else: stale.
+    env.json(&["read", "dup.txt"]).ok();
+    env.write("dup.txt", "changed since\n");
+    let (kind, _) = only_problem(&env.json_stdin(&["apply", "-"], ADD_DUP.as_bytes()));
+    assert_eq!(kind, "stale");
+    env.assert_file("dup.txt", "changed since\n");
+    // Read as it is now: replaced.
+    env.json(&["read", "dup.txt"]).ok();
+    let out = env.json_stdin(&["apply", "-"], ADD_DUP.as_bytes());
+    out.ok();
+    let f = &out.json["files"][0];
+    assert_eq!(f["action"], "created");
+    assert_eq!(f["replaced"], true);
+    assert_eq!(f["previousSha256"], sha256_hex(b"changed since\n"));
+    assert_eq!(f["removed"], 1);
+    env.assert_file("dup.txt", "new content\n");
+    // Sent again: already there.
+    let (kind, _) = only_problem(&env.json_stdin(&["apply", "-"], ADD_DUP.as_bytes()));
+    assert_eq!(kind, "already_applied");
+    env.json(&["undo", "dup.txt"]).ok();
+    env.assert_file("dup.txt", "changed since\n");
+    // --expect-sha256 stands in for the read.
+    let env = TestEnv::new();
+    env.write("dup.txt", "old content\n");
+    let expect = format!("dup.txt={}", sha256_hex(b"old content\n"));
+    env.json_stdin(
+        &["apply", "-", "--expect-sha256", &expect],
+        ADD_DUP.as_bytes(),
+    )
+    .ok();
+    env.assert_file("dup.txt", "new content\n");
+}
+
+/// A git-style creation (`--- /dev/null`) over an existing file follows the same rule.
+#[test]
+fn a_unified_creation_over_a_read_file_replaces_it() {
+    let env = TestEnv::new();
+    env.write("u.txt", "old\n");
+    let patch = "--- /dev/null\n+++ b/u.txt\n@@ -0,0 +1 @@\n+new\n";
+    let (kind, hint) = only_problem(&env.json_stdin(&["apply", "-"], patch.as_bytes()));
+    assert_eq!(kind, "create_conflict");
+    assert!(
+        hint.contains("read it first") && hint.contains("not `--- /dev/null`"),
+        "{hint}"
+    );
+    env.json(&["read", "u.txt"]).ok();
+    let out = env.json_stdin(&["apply", "-"], patch.as_bytes());
+    out.ok();
+    assert_eq!(out.json["files"][0]["replaced"], true);
+    env.assert_file("u.txt", "new\n");
+    env.json(&["undo"]).ok();
+    env.assert_file("u.txt", "old\n");
+}
+
+const MOVE_ONTO: &str = "\
+*** Begin Patch
+*** Update File: old/name.txt
+*** Move to: renamed/dir/name.txt
+@@
+-from
++new
+*** Update File: other.txt
+@@
+-other
++OTHER
+*** End Patch
+";
+
+/// A move onto a file the session has read replaces it, inside the apply's transaction: all
+/// or nothing with the other files, and one undo puts the source and the replaced destination
+/// back. Unread, the destination is `create_conflict` named as a move's destination.
+#[test]
+fn a_move_onto_a_read_file_replaces_it_all_or_nothing() {
+    let env = TestEnv::new();
+    env.write("old/name.txt", "from\n");
+    env.write("renamed/dir/name.txt", "existing\n");
+    env.write("other.txt", "other\n");
+    env.json(&["read", "old/name.txt"]).ok();
+    env.json(&["read", "other.txt"]).ok();
+    let before = work_tree(&env);
+    let (kind, hint) = only_problem(&env.json_stdin(&["apply", "-"], MOVE_ONTO.as_bytes()));
+    assert_eq!(kind, "create_conflict");
+    assert!(
+        hint.contains("is the destination of a move and exists; read it first")
+            && !hint.contains("update section"),
+        "{hint}"
+    );
+    assert_tree(&env, &before, "an unread destination");
+    // Read, but another section fails: nothing lands.
+    env.json(&["read", "renamed/dir/name.txt"]).ok();
+    env.write("other.txt", "changed\n");
+    let out = env.json_stdin(&["apply", "-"], MOVE_ONTO.as_bytes());
+    out.err("patch_rejected", 3);
+    assert_eq!(problems(&out), vec![("other.txt".into(), "stale".into())]);
+    env.write("other.txt", "other\n");
+    assert_tree(&env, &before, "all or nothing");
+    // Everything fresh: it lands.
+    let out = env.json_stdin(&["apply", "-"], MOVE_ONTO.as_bytes());
+    out.ok();
+    let f = &out.json["files"][0];
+    assert_eq!(f["action"], "moved");
+    assert_eq!(f["replaced"], true);
+    assert_eq!(f["previousSha256"], sha256_hex(b"existing\n"));
+    env.assert_file("renamed/dir/name.txt", "new\n");
+    env.assert_file("other.txt", "OTHER\n");
+    assert!(!exists(&env.path("old/name.txt")));
+    env.json(&["undo"]).ok();
+    assert_tree(&env, &before, "undo of the whole apply");
 }

@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use crate::patching::assert_patch_applies;
+use crate::patching::{assert_patch_applies, assert_tool_applies};
 use crate::util::{Mutation, TestEnv, utf16le};
 
 /// Read `rel`, edit it with `args`, expect success and `want` on disk, and check the patch.
@@ -278,6 +278,113 @@ fn utf16_files_are_edited_in_utf16() {
     );
     assert!(m.diff.contains("+wörld"), "{}", m.diff);
     assert!(m.patch_unavailable.unwrap().contains("UTF-16"));
+}
+
+/// The display diff shows a kept BOM as `read` shows the file (without it); the patch keeps
+/// it, byte for byte, and `git apply` turns the old file into the new one with it.
+#[test]
+fn a_kept_bom_is_out_of_the_diff_and_in_the_patch() {
+    let env = TestEnv::new();
+    let before = b"\xef\xbb\xbfusing System;\r\nclass A {}\r\n";
+    env.write("a.cs", before);
+    let after = b"\xef\xbb\xbfusing System.IO;\r\nclass B {}\r\n";
+    let args = [
+        "--old",
+        "using System;\nclass A",
+        "--new",
+        "using System.IO;\nclass B",
+    ];
+    let m = edit_ok(&env, "a.cs", &args, after);
+    assert_eq!(
+        m.diff,
+        "@@ -1,2 +1,2 @@\n-using System;\r\n-class A {}\r\n+using System.IO;\r\n+class B {}\r\n"
+    );
+    let patch = m.patch.unwrap();
+    assert!(patch.contains("\n-\u{feff}using System;\r\n"), "{patch}");
+    assert!(patch.contains("\n+\u{feff}using System.IO;\r\n"), "{patch}");
+    // Line 1 as context.
+    env.write("a.cs", before);
+    env.json(&["read", "a.cs"]).ok();
+    let out = env.json(&["edit", "a.cs", "--old", "class A", "--new", "class B"]);
+    let m = out.ok().mutation();
+    assert_eq!(
+        m.diff,
+        "@@ -1,2 +1,2 @@\n using System;\r\n-class A {}\r\n+class B {}\r\n"
+    );
+    assert!(m.patch.unwrap().contains("\n \u{feff}using System;\r\n"));
+    let want = b"\xef\xbb\xbfusing System;\r\nclass B {}\r\n";
+    env.assert_file("a.cs", want);
+    if crate::util::have("git") {
+        assert_tool_applies("git", &out, Some(before), Some(want));
+    }
+    // UTF-16 is diffed as its decoded text, which has no BOM.
+    env.write("u.txt", utf16le("one\r\ntwo\r\n"));
+    let m = edit_ok(
+        &env,
+        "u.txt",
+        &["--old", "one", "--new", "1"],
+        &utf16le("1\r\ntwo\r\n"),
+    );
+    assert_eq!(m.diff, "@@ -1,2 +1,2 @@\n-one\r\n+1\r\n two\r\n");
+}
+
+/// An `old` copied with the BOM (`cat`, `git diff` show it as U+FEFF) means the file's BOM:
+/// it matches at line 1, and the BOM stays exactly once whether `new` repeats it or not.
+#[test]
+fn an_old_copied_with_the_bom_matches_at_line_one() {
+    let env = TestEnv::new();
+    let before = b"\xef\xbb\xbfusing System;\r\nclass A {}\r\n";
+    let want = b"\xef\xbb\xbfusing Foo;\r\nclass A {}\r\n";
+    for new in ["\u{feff}using Foo;", "using Foo;"] {
+        env.write("a.cs", before);
+        let m = edit_ok(
+            &env,
+            "a.cs",
+            &["--old", "\u{feff}using System;", "--new", new],
+            want,
+        );
+        assert_eq!(m.spans.unwrap()[0].start_line, 1);
+        assert_eq!(
+            m.diff,
+            "@@ -1,2 +1,2 @@\n-using System;\r\n+using Foo;\r\n class A {}\r\n"
+        );
+    }
+    // Over several lines with LF, in an --edits batch with an edit that lacks it.
+    env.write("a.cs", before);
+    env.json(&["read", "a.cs"]).ok();
+    let edits = r#"[{"old":"\ufeffusing System;\nclass A","new":"using Foo;\nclass B"},{"old":"{}","new":"{ }"}]"#;
+    env.json_stdin(&["edit", "a.cs", "--edits", "-"], edits.as_bytes())
+        .ok();
+    env.assert_file("a.cs", b"\xef\xbb\xbfusing Foo;\r\nclass B { }\r\n");
+    // Not elsewhere: the text after line 1's start is not the BOM.
+    env.write("b.txt", b"\xef\xbb\xbfx\nusing\n");
+    env.json(&["read", "b.txt"]).ok();
+    env.json(&["edit", "b.txt", "--old", "\u{feff}using", "--new", "y"])
+        .err("edit_no_match", 3);
+    env.assert_file("b.txt", b"\xef\xbb\xbfx\nusing\n");
+    // A BOM is not removed by an edit: old and new differ only by it.
+    env.write("a.cs", before);
+    env.json(&["read", "a.cs"]).ok();
+    env.json(&["edit", "a.cs", "--old", "\u{feff}using", "--new", "using"])
+        .err("invalid_argument", 2);
+    env.assert_file("a.cs", before);
+    // UTF-16 with its BOM: the same.
+    env.write("u.txt", utf16le("one\r\ntwo\r\n"));
+    edit_ok(
+        &env,
+        "u.txt",
+        &["--old", "\u{feff}one", "--new", "1"],
+        &utf16le("1\r\ntwo\r\n"),
+    );
+    // A file without a BOM: U+FEFF in old is still a difference, named as such.
+    env.write("c.txt", "using\n");
+    env.json(&["read", "c.txt"]).ok();
+    let e = env
+        .json(&["edit", "c.txt", "--old", "\u{feff}using", "--new", "x"])
+        .err("edit_no_match", 3)
+        .failure()
+        .error;
+    assert!(e.field("difference").as_str().unwrap().contains("U+FEFF"));
 }
 
 #[test]

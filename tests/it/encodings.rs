@@ -309,3 +309,134 @@ fn a_character_with_two_byte_forms_keeps_the_one_the_file_has() {
     .ok();
     env.assert_file("j.txt", b"\xee\xef xyz\n\x93\xfa\x96\x7b\n");
 }
+
+/// A command-line word as raw bytes, as a shell's `$'caf\xe9'` gives it.
+fn raw(bytes: &[u8]) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStringExt;
+    std::ffi::OsString::from_vec(bytes.to_vec())
+}
+
+/// `--old`/`--new` (and `--old-file`) given as bytes that are not UTF-8 are read in the
+/// file's own legacy encoding: a byte-for-byte match, and bytes written as given.
+#[test]
+fn bytes_typed_in_the_files_encoding_match_byte_for_byte() {
+    let env = TestEnv::new();
+    let latin = b"caf\xe9 cr\xe8me\nna\xefve\n";
+    env.write("fr.txt", latin);
+    env.json(&["read", "fr.txt"]).ok();
+    let m = env
+        .cmd(["--json", "edit", "fr.txt", "--old"])
+        .arg(raw(b"cr\xe8me"))
+        .arg("--new")
+        .arg(raw(b"br\xfbl\xe9e"))
+        .run()
+        .ok()
+        .mutation();
+    assert_eq!(m.encoding.as_deref(), Some("windows-1252"));
+    assert!(m.diff.contains("-café crème\n+café brûlée\n"), "{}", m.diff);
+    env.assert_file("fr.txt", b"caf\xe9 br\xfbl\xe9e\nna\xefve\n");
+    // `--old=BYTES`, and UTF-8 text for new in the same call.
+    env.cmd(["--json", "edit", "fr.txt"])
+        .arg(raw(b"--old=na\xefve"))
+        .args(["--new", "naïf"])
+        .run()
+        .ok();
+    env.assert_file("fr.txt", b"caf\xe9 br\xfbl\xe9e\nna\xeff\n");
+    // A passage copied from the file into --old-file.
+    env.write("old.txt", b"caf\xe9");
+    env.json(&["edit", "fr.txt", "--old-file", "old.txt", "--new", "thé"])
+        .ok();
+    env.assert_file("fr.txt", b"th\xe9 br\xfbl\xe9e\nna\xeff\n");
+}
+
+/// Bytes that are not UTF-8 cannot be text of a UTF-8 (or UTF-16) file, nor of a legacy file
+/// they are not valid in: `invalid_argument` naming the file's encoding, nothing written,
+/// and the suggested call — the text typed as UTF-8 — works.
+#[test]
+fn bytes_that_are_not_text_of_the_file_are_refused_with_the_call_that_works() {
+    let env = TestEnv::new();
+    let p = env.write("u.txt", "café crème\n");
+    env.json(&["read", "u.txt"]).ok();
+    let out = env
+        .cmd(["--json", "edit", "u.txt", "--old"])
+        .arg(raw(b"caf\xe9"))
+        .args(["--new", "thé"])
+        .run();
+    let e = out.err("invalid_argument", 2).failure().error;
+    assert_eq!(
+        e.message,
+        format!(
+            "--old is not UTF-8 (byte 0xE9 at offset 3) and {} is utf-8, so these bytes are not text of it; nothing was written",
+            p.display()
+        )
+    );
+    env.assert_file("u.txt", "café crème\n");
+    let call = suggested_call(e.hint.as_deref().unwrap());
+    assert_eq!(call, "quill --json edit u.txt --old 'café' --new 'thé'");
+    env.shell(&call).ok();
+    env.assert_file("u.txt", "thé crème\n");
+    // UTF-16 too.
+    env.write("w.txt", utf16le("café\n"));
+    env.json(&["read", "w.txt"]).ok();
+    let e = env
+        .cmd(["--json", "edit", "w.txt", "--old", "café", "--new"])
+        .arg(raw(b"th\xe9"))
+        .run()
+        .err("invalid_argument", 2)
+        .failure()
+        .error;
+    assert!(
+        e.message.contains("is utf-16le, so these bytes"),
+        "{}",
+        e.message
+    );
+    env.assert_file("w.txt", utf16le("café\n"));
+    // Bytes that are not Shift_JIS (0x81 starts a pair and ends the word).
+    env.write("j.txt", b"\x93\xfa\x96\x7b abc\n");
+    let named = ["--encoding", "shift_jis"];
+    env.json(&[&["read", "j.txt"][..], &named].concat()).ok();
+    let e = env
+        .cmd([
+            "--json",
+            "edit",
+            "j.txt",
+            "--encoding",
+            "shift_jis",
+            "--old",
+            "abc",
+            "--new",
+        ])
+        .arg(raw(b"x\x81"))
+        .run()
+        .err("invalid_argument", 2)
+        .failure()
+        .error;
+    assert!(
+        e.message.contains("is not Shift_JIS text either"),
+        "{}",
+        e.message
+    );
+    env.assert_file("j.txt", b"\x93\xfa\x96\x7b abc\n");
+    // A missing file is created as UTF-8: its new text must be UTF-8.
+    env.cmd(["--json", "edit", "new.txt", "--old", "", "--new"])
+        .arg(raw(b"\xe9"))
+        .run()
+        .err("invalid_argument", 2);
+    assert!(!env.path("new.txt").exists());
+}
+
+/// `write --content` takes bytes that are not UTF-8 as given, as `--from` does: write never
+/// re-encodes.
+#[test]
+fn write_content_takes_bytes_as_given() {
+    let env = TestEnv::new();
+    let m = env
+        .cmd(["--json", "write", "l.txt", "--content"])
+        .arg(raw(b"caf\xe9\n"))
+        .run()
+        .ok()
+        .mutation();
+    env.assert_file("l.txt", b"caf\xe9\n");
+    assert_eq!(m.bytes, 5);
+    assert_eq!(m.sha256, Some(sha256_hex(b"caf\xe9\n")));
+}

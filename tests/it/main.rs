@@ -18,6 +18,7 @@ mod fuzzy;
 mod generated;
 mod glob_pages;
 mod grammar;
+mod grep_stdin;
 mod grep_stream;
 mod guards;
 mod harness;

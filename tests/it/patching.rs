@@ -197,7 +197,7 @@ fn patch_path(patch: &str) -> String {
 
 /// `tool` (git or patch) applies the patch of `out` to `old` and gives `new`.
 #[track_caller]
-fn assert_tool_applies(tool: &str, out: &Out, old: Option<&[u8]>, new: Option<&[u8]>) {
+pub fn assert_tool_applies(tool: &str, out: &Out, old: Option<&[u8]>, new: Option<&[u8]>) {
     let patch = out.mutation().patch.expect("a patch");
     let path = patch_path(&patch);
     let dir = tempfile::tempdir().unwrap();

@@ -188,8 +188,55 @@ fn a_missing_directory_with_a_trailing_slash_is_not_found() {
     let env = TestEnv::new();
     env.write("a.txt", "x");
     transfer(&env, &["a.txt", "nowhere/"]).err("not_found", 4);
-    transfer(&env, &["a.txt", "nowhere/b.txt"]).err("not_found", 4);
+    transfer(&env, &["a.txt", "nowhere/b.txt", "--no-parents"]).err("not_found", 4);
     assert!(!exists(&env.path("nowhere")));
+}
+
+/// One rule with `write`: missing parent directories of the destination are made (`--parents`
+/// says so out loud), `--no-parents` refuses with `not_found` and makes nothing.
+#[test]
+fn missing_parent_directories_are_made_as_write_makes_them() {
+    let env = TestEnv::new();
+    env.write("a.txt", "copied");
+    let t = ok_transfer(&env, &["a.txt", "a/b/c/f.txt"]);
+    assert_eq!(t.destination, env.path("a/b/c/f.txt").to_str().unwrap());
+    assert!(!t.replaced);
+    env.assert_file("a/b/c/f.txt", "copied");
+    env.assert_file("a.txt", "copied");
+    ok_transfer(&env, &["a.txt", "p/q/f.txt", "--parents"]);
+    env.assert_file("p/q/f.txt", "copied");
+    // A move too (a rename into the new directory).
+    env.write("m.txt", "moved");
+    let t = ok_transfer(&env, &["m.txt", "x/y/z/m.txt", "--move"]);
+    assert!(t.source_removed);
+    env.assert_file("x/y/z/m.txt", "moved");
+    assert!(!exists(&env.path("m.txt")));
+
+    // --no-parents: not_found naming the missing directory, a hint with the call that makes
+    // it, and nothing made — also for a move, whose source stays.
+    let out = transfer(&env, &["a.txt", "n/o/f.txt", "--no-parents"]);
+    let e = out.err("not_found", 4).failure().error;
+    assert_eq!(e.field("path"), env.path("n/o").to_str().unwrap());
+    let hint = e.hint.unwrap();
+    assert!(
+        hint.contains("--no-parents forbids creating the missing directories")
+            && hint.contains(" transfer a.txt n/o/f.txt`"),
+        "{hint}"
+    );
+    transfer(&env, &["a.txt", "n/o/f.txt", "--no-parents", "--move"]).err("not_found", 4);
+    assert!(!exists(&env.path("n")));
+    env.assert_file("a.txt", "copied");
+    // The hinted call works.
+    ok_transfer(&env, &["a.txt", "n/o/f.txt"]);
+    env.assert_file("n/o/f.txt", "copied");
+    // Both at once is a usage error.
+    transfer(&env, &["a.txt", "r/f.txt", "--parents", "--no-parents"]).err("usage", 2);
+    assert!(!exists(&env.path("r")));
+    // write: the same flags, the same rule.
+    env.json(&["write", "w/v/f.txt", "--content", "w", "--parents"])
+        .ok();
+    env.assert_file("w/v/f.txt", "w");
+    assert!(quill_temps(&env.dir).is_empty());
 }
 
 #[test]
@@ -624,6 +671,39 @@ fn injected_enospc_and_eio_publish_nothing() {
     assert!(!exists(&env.path("b.bin")));
     env.assert_file("a.bin", &data);
     assert!(quill_temps(&env.dir).is_empty());
+}
+
+/// A failure to look at the source again (its third `openat`: after the stat and the open of
+/// the copy, the check that it is unchanged) is that I/O error's own kind — the source did not
+/// change, so `source_changed` ("read it again") would send the caller the wrong way.
+#[test]
+#[ignore = "needs strace"]
+fn an_io_error_looking_at_the_source_again_is_not_source_changed() {
+    require_strace();
+    let env = TestEnv::new();
+    env.write("a.txt", "data");
+    let src = env.path("a.txt");
+    let src = src.to_str().unwrap();
+    // strace's -P matches a path argument as written: quill opens the source by its name in
+    // its directory's descriptor.
+    for (errno, kind, args) in [
+        ("EIO", "io", &["transfer", "a.txt", "b.txt"][..]),
+        ("EDQUOT", "no_space", &["transfer", "a.txt", "b.txt"][..]),
+        ("ENOSPC", "no_space", &["transfer", "a.txt", "b.txt"][..]),
+        ("EIO", "io", &["transfer", "a.txt", "b.txt", "--move"][..]),
+    ] {
+        let out = strace_run(
+            &env,
+            &format!("-P a.txt inject=openat:error={errno}:when=3"),
+            args,
+        );
+        let e = out.err(kind, 4).failure().error;
+        assert_eq!(e.field("operation"), "inspect", "{errno}");
+        assert_eq!(e.field("path"), src);
+        assert!(!exists(&env.path("b.txt")), "{errno}: nothing published");
+        env.assert_file("a.txt", "data");
+        assert!(quill_temps(&env.dir).is_empty(), "{errno}: temp left");
+    }
 }
 
 #[test]

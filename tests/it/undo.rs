@@ -207,3 +207,61 @@ fn an_undo_of_a_creation_killed_after_the_unlink_is_finished_by_the_next_call() 
     env.json(&["undo", "d.txt"]).err("stale", 3);
     assert!(!exists(&env.path("d.txt")));
 }
+
+/// The session's last change of a file bounds what undo may do: a copy onto it is an undo
+/// step of its own, so when the content comes back to what an older step wrote (A, B, A),
+/// undo takes back the copy — it never jumps over it to what was there before the first step.
+#[test]
+fn a_transfer_onto_a_file_is_an_undo_step_that_undo_never_skips() {
+    let env = TestEnv::new();
+    env.json(&["write", "f.txt", "--content", "A"]).ok();
+    env.write("b.txt", "B");
+    env.write("a.txt", "A");
+    let a = sha256_hex(b"A");
+    let b = sha256_hex(b"B");
+    env.json(&["transfer", "b.txt", "f.txt", "--replace-sha256", &a])
+        .ok();
+    env.json(&["transfer", "a.txt", "f.txt", "--replace-sha256", &b])
+        .ok();
+    env.assert_file("f.txt", "A");
+    // Undo takes back the last copy: B again, shown as a diff from A.
+    let m = env.json(&["undo", "f.txt"]).ok().mutation();
+    assert_eq!(m.previous_sha256, Some(a.clone()));
+    assert_eq!(m.sha256, Some(b.clone()));
+    env.assert_file("f.txt", "B");
+    // Then the first copy, then the write (which created the file).
+    env.json(&["undo", "f.txt"]).ok();
+    env.assert_file("f.txt", "A");
+    env.json(&["undo", "f.txt"]).ok();
+    assert!(!exists(&env.path("f.txt")));
+    env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
+    // A copy that creates its destination: undo removes the copy, the source stays.
+    env.json(&["transfer", "a.txt", "c.txt"]).ok();
+    env.json(&["undo"]).ok();
+    assert!(!exists(&env.path("c.txt")));
+    env.assert_file("a.txt", "A");
+}
+
+/// A move cannot be undone without its source, so it ends the undo history of both paths: no
+/// older step of either is restored after it, even when the content comes back.
+#[test]
+fn a_move_cuts_the_undo_history_of_both_paths() {
+    let env = TestEnv::new();
+    env.json(&["write", "f.txt", "--content", "A"]).ok();
+    env.json(&["write", "g.txt", "--content", "G"]).ok();
+    let a = sha256_hex(b"A");
+    env.json(&[
+        "transfer",
+        "g.txt",
+        "f.txt",
+        "--move",
+        "--replace-sha256",
+        &a,
+    ])
+    .ok();
+    env.json(&["transfer", "f.txt", "g.txt", "--move"]).ok();
+    env.json(&["undo", "f.txt"]).err("nothing_to_undo", 3);
+    env.json(&["undo", "g.txt"]).err("nothing_to_undo", 3);
+    env.assert_file("g.txt", "G");
+    assert!(!exists(&env.path("f.txt")));
+}

@@ -312,3 +312,56 @@ fn a_name_that_is_not_utf8_still_makes_an_answer() {
     );
     assert_eq!(why.flags, ["--hidden"]);
 }
+
+#[test]
+fn a_regex_that_matches_only_as_a_fixed_string_says_add_f() {
+    let env = TestEnv::new();
+    env.write("q.sql", "select row_to_json(t) from t;\nselect 1;\n");
+    env.write("r.sql", "-- row_to_json(t) again\n");
+    // `(t)` is a group: the regex looks for `row_to_jsont`, which is nowhere.
+    let out = env.text(&["grep", "row_to_json(t)", "."]);
+    out.exit(1).assert_stdout("").assert_stderr(
+        "quill: 0 matches; as a fixed string it matches 2 lines in 2 files — add -F: \
+         `quill grep 'row_to_json(t)' . -F`\n",
+    );
+    run_call(&env, &call_in(&out.stderr))
+        .ok()
+        .stdout_has("q.sql:1:select row_to_json(t) from t;");
+    let out = env.json(&["grep", "row_to_json(t)"]);
+    out.found_nothing();
+    let why = out.grep().why.expect("a why");
+    assert_eq!(why.reason, "fixed");
+    assert_eq!((why.count, why.complete), (2, true));
+    assert_eq!(why.flags, ["-F"]);
+    assert_eq!(
+        why.call.as_deref(),
+        Some("quill --json grep 'row_to_json(t)' -F")
+    );
+    // A pattern with no metacharacter, or -F already, has nothing to say.
+    let out = env.json(&["grep", "absent_word"]);
+    out.found_nothing();
+    assert!(out.grep().why.is_none(), "{}", out.report());
+    env.json(&["grep", "-F", "row_to_json(x)"]).found_nothing();
+}
+
+#[test]
+fn gnu_alternation_is_named_when_it_would_match() {
+    let env = TestEnv::new();
+    env.write("a.txt", "alpha\nbeta\n");
+    // In a Rust regex `\|` is a literal `|`: GNU grep's habit finds nothing.
+    let out = env.text(&["grep", r"alpha\|beta", "a.txt"]);
+    out.exit(1).assert_stderr(
+        "quill: 0 matches; with `\\|` read as alternation (GNU grep's; here it is `|`), it \
+         matches 2 lines in 1 file — search for 'alpha|beta': `quill grep 'alpha|beta' a.txt`\n",
+    );
+    run_call(&env, &call_in(&out.stderr))
+        .ok()
+        .assert_stdout("a.txt:1:alpha\na.txt:2:beta\n");
+    let why = env
+        .json(&["grep", r"alpha\|beta", "a.txt"])
+        .grep()
+        .why
+        .unwrap();
+    assert_eq!(why.reason, "rewritten");
+    assert_eq!(why.pattern.as_deref(), Some("alpha|beta"));
+}

@@ -36,6 +36,8 @@ pub(crate) struct Options<'a> {
     /// The SHA-256 of the patch: the session's last change of a file that was this patch
     /// makes a re-sent apply `already_applied`.
     pub fingerprint: String,
+    /// The patch's format, for hints that name its sections.
+    pub format: patch::Format,
 }
 
 /// What a section does to its file.
@@ -285,12 +287,7 @@ fn create<'e>(
     expect: impl Fn(&Resolved) -> Option<&'e str>,
     opts: &Options,
 ) -> Result<Planned, Problems> {
-    let (parent, cur) = load(s, fp, &r, opts)?;
-    if cur.is_some() || r.exists {
-        return Err(vec![exists(fp, &r.target)]);
-    }
-    guard::check_missing_in(s, opts.session, &r.target, expect(&r))
-        .map_err(|e| vec![PatchProblem::of(&r.target, fp.line, &e)])?;
+    let (parent, cur) = destination(s, fp, &r, expect(&r), opts, Onto::Added)?;
     if fp
         .hunks
         .iter()
@@ -320,7 +317,7 @@ fn create<'e>(
     Ok(Planned {
         action: FileAction::Created,
         parent,
-        cur: None,
+        cur,
         source: None,
         sha256,
         mode,
@@ -404,17 +401,9 @@ fn moved<'e>(
     )?;
     let mut problems = Vec::new();
     let source = existing(s, fp, &old, expect(&old), opts);
-    let dest = (|| {
-        let (parent, cur) = load(s, fp, &new, opts)?;
-        if cur.is_some() || new.exists {
-            return Err(vec![exists(fp, &new.target)]);
-        }
-        guard::check_missing_in(s, opts.session, &new.target, expect(&new))
-            .map_err(|e| vec![PatchProblem::of(&new.target, fp.line, &e)])?;
-        Ok(parent)
-    })();
-    let (source, parent) = match (source, dest) {
-        (Ok(src), Ok(parent)) => (src, parent),
+    let dest = destination(s, fp, &new, expect(&new), opts, Onto::MovedTo(&old.target));
+    let (source, (parent, cur)) = match (source, dest) {
+        (Ok(src), Ok(dest)) => (src, dest),
         (a, b) => {
             problems.extend(a.err().unwrap_or_default());
             problems.extend(b.err().unwrap_or_default());
@@ -428,7 +417,7 @@ fn moved<'e>(
     Ok(Planned {
         action: FileAction::Moved,
         parent,
-        cur: None,
+        cur,
         mode: Some(scur.meta.mode() & 0o7777),
         source: Some(Source {
             resolved: old,
@@ -461,8 +450,88 @@ fn missing(
     vec![PatchProblem::of(&r.target, fp.line, &e)]
 }
 
-/// A file the section creates is already there.
-fn exists(fp: &FilePatch, target: &Path) -> PatchProblem {
+/// What puts content at a path that may already hold a file.
+#[derive(Clone, Copy)]
+enum Onto<'a> {
+    /// A created file (`*** Add File`, `--- /dev/null`).
+    Added,
+    /// The destination of a move from this path.
+    MovedTo(&'a Path),
+}
+
+/// The path a section creates or moves a file to: its directory held and what it holds now.
+/// Nothing there: it must be missing for the session too (`check_missing`). A file there: the
+/// section replaces it only as `write` would — the session's fresh baseline of it, or its
+/// `--expect-sha256` (a changed file is `stale`); without either, `create_conflict`.
+fn destination(
+    s: &Settings,
+    fp: &FilePatch,
+    r: &Resolved,
+    expect: Option<&str>,
+    opts: &Options,
+    onto: Onto,
+) -> Result<(Option<Parent>, Option<Current>), Problems> {
+    let one = |e: Error| vec![PatchProblem::of(&r.target, fp.line, &e)];
+    let (parent, cur) = load(s, fp, r, opts)?;
+    match &cur {
+        None if r.exists => return Err(vec![exists(fp, &r.target, onto, opts.format)]),
+        None => guard::check_missing_in(s, opts.session, &r.target, expect).map_err(one)?,
+        Some(c) => {
+            let fresh = match opts.session {
+                Some(session) => guard::check_fresh_in(s, session, &r.target, c, expect),
+                None => guard::check_fresh(s, &r.target, c, expect),
+            };
+            let last_was_this_patch = expect.is_none()
+                && opts
+                    .session
+                    .and_then(|ss| ss.baseline(&r.target))
+                    .is_some_and(|b| b.edit.as_deref() == Some(opts.fingerprint.as_str()));
+            match fresh {
+                Ok(_) if last_was_this_patch => return Err(vec![already_applied(fp, &r.target)]),
+                Ok(_) => {}
+                Err(Error::NotRead { .. }) => {
+                    return Err(vec![exists(fp, &r.target, onto, opts.format)]);
+                }
+                Err(e) => return Err(one(e)),
+            }
+        }
+    }
+    Ok((parent, cur))
+}
+
+/// A file the section creates (or moves a file to) is already there, and the session has not
+/// read it: replacing it would lose content no one has seen.
+fn exists(fp: &FilePatch, target: &Path, onto: Onto, format: patch::Format) -> PatchProblem {
+    let q = crate::error::shell_quote(target);
+    let update = match format {
+        patch::Format::Codex => "use an Update File section",
+        patch::Format::Unified => {
+            "make the patch against its content (a change, not `--- /dev/null`)"
+        }
+    };
+    let (message, hint) = match onto {
+        Onto::Added => (
+            format!(
+                "the patch creates {}, which exists and was not read in this session",
+                target.display()
+            ),
+            format!(
+                "{} exists; read it first (`quill read {q}`) to replace it, or {update}",
+                target.display()
+            ),
+        ),
+        Onto::MovedTo(from) => (
+            format!(
+                "the patch moves {} to {}, which exists and was not read in this session",
+                from.display(),
+                target.display()
+            ),
+            format!(
+                "{} is the destination of a move and exists; read it first (`quill read {q}`) to replace it, or move to a path that does not exist",
+                target.display()
+            ),
+        ),
+    };
     PatchProblem::of(
         target,
         fp.line,
@@ -470,13 +539,7 @@ fn exists(fp: &FilePatch, target: &Path) -> PatchProblem {
             path: target.to_path_buf(),
         },
     )
-    .reworded(
-        format!("the patch creates {}, which exists", target.display()),
-        &format!(
-            "`quill read {}` and change it with an update section instead (or remove it first with `quill rm`)",
-            crate::error::shell_quote(target)
-        ),
-    )
+    .reworded(message, &hint)
 }
 
 /// Apply the section's hunks to `body`; every failing hunk is a problem (and a patch whose

@@ -82,6 +82,7 @@ impl ApplyArgs {
                 "give a unified diff (`git diff` output) or a `*** Begin Patch` patch",
             ));
         }
+        let format = patch.format;
         Ok(ApplyRequest {
             patch,
             expects,
@@ -92,6 +93,7 @@ impl ApplyArgs {
                 allow_placeholder: self.allow_placeholder,
                 unidiff_zero: self.unidiff_zero,
                 fingerprint,
+                format,
             },
             check: self.check,
             dry_run: self.dry_run,
@@ -249,13 +251,18 @@ pub(crate) fn land(
                 old_sha256: p.cur.as_ref().map(|c| c.sha256.as_str()),
                 new_sha256: Some(&p.sha256),
             },
+            // A file at the destination that the session may replace (`files::destination`)
+            // is replaced; otherwise nothing is ever replaced.
             FileAction::Created | FileAction::Moved => Member {
                 parent,
-                action: Action::Create,
+                action: match p.cur {
+                    Some(_) => Action::Replace,
+                    None => Action::Create,
+                },
                 bytes: &p.new_bytes,
-                like: None,
+                like: p.cur.as_ref().map(|c| &c.meta),
                 mode: p.mode,
-                old_sha256: None,
+                old_sha256: p.cur.as_ref().map(|c| c.sha256.as_str()),
                 new_sha256: Some(&p.sha256),
             },
             FileAction::Deleted => Member {
@@ -271,7 +278,9 @@ pub(crate) fn land(
     }
     let metas = journal::commit(s, &members)?;
     for p in planned.iter() {
-        if let (FileAction::Modified, Some(c)) = (p.action, &p.cur) {
+        if let (FileAction::Modified | FileAction::Created | FileAction::Moved, Some(c)) =
+            (p.action, &p.cur)
+        {
             guard::warn_hard_links(s, &p.target.target, &c.meta);
         }
     }
@@ -451,6 +460,7 @@ pub(crate) fn report(
             path: p.target.target.clone(),
             source: p.source.as_ref().map(|src| src.resolved.target.clone()),
             action: p.action.as_str(),
+            replaced: matches!(p.action, FileAction::Created | FileAction::Moved) && cur.is_some(),
             file_access: written.then(|| FileAccess::write(&p.target.target)),
             bytes: p.new_bytes.len() as u64,
             sha256: (!deleted).then(|| p.sha256.clone()),

@@ -11,6 +11,7 @@
 //! `repair`, which never do I/O.
 
 mod addressed;
+mod given;
 mod lines;
 mod miss;
 pub mod plan;
@@ -18,6 +19,7 @@ mod repair;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -36,6 +38,7 @@ use crate::sniff::{self, Sniffed};
 use crate::state::history::Before;
 use crate::warnings::WarningKind;
 
+use given::{Slot, Undecoded};
 use plan::{Edit, PlanError, PlanOptions};
 
 /// One element of `--edits`.
@@ -56,6 +59,8 @@ pub(crate) struct EditRequest {
     edits: Vec<Edit>,
     /// A line-addressed edit: where, and the new text.
     at: Option<(lines::Address, String)>,
+    /// `old` and `new` given as bytes that are not UTF-8: read in the file's encoding.
+    undecoded: Vec<Undecoded>,
     expect_sha256: Option<String>,
     max_file_bytes: u64,
     opts: PlanOptions,
@@ -82,6 +87,7 @@ impl EditArgs {
             .transpose()
             .map_err(Error::invalid_argument)?;
         let resolved = guard::resolve(s, &self.path, "edit")?;
+        let mut undecoded = Vec::new();
         let (edits, at) = match addressed::address(&self) {
             Some(addr) => {
                 if self.new.is_none() && self.new_file.is_none() {
@@ -90,15 +96,18 @@ impl EditArgs {
                     ));
                 }
                 let cap = self.max_file_bytes;
-                let new = text_arg(s, self.new.as_ref(), self.new_file.as_ref(), "new", cap)?;
+                let (new, raw) =
+                    text_arg(s, self.new.as_ref(), self.new_file.as_ref(), Slot::New, cap)?;
+                undecoded.extend(raw);
                 (Vec::new(), Some((addr, new)))
             }
-            None => (gather(s, &self, self.max_file_bytes)?, None),
+            None => (gather(s, &self, self.max_file_bytes, &mut undecoded)?, None),
         };
         Ok(EditRequest {
             resolved,
             edits,
             at,
+            undecoded,
             expect_sha256,
             max_file_bytes: self.max_file_bytes,
             opts: PlanOptions {
@@ -116,8 +125,9 @@ impl EditArgs {
 pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let EditRequest {
         resolved,
-        edits,
-        at,
+        mut edits,
+        mut at,
+        undecoded,
         expect_sha256,
         max_file_bytes,
         opts,
@@ -126,12 +136,11 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         dry_run,
         encoding: forced,
     } = req;
-    let fingerprint = fingerprint(&edits);
     let locked = guard::lock(s, resolved)?;
     let target = locked.target().to_path_buf();
     let parent = guard::parent(s, &target)?;
     let cur = guard::current(parent.as_ref(), max_file_bytes, Some(max_file_bytes))?;
-    let (old_bytes, complete, encoding): (&[u8], bool, Encoding) = match &cur {
+    let (old_bytes, complete, encoding, last_edit): (&[u8], bool, Encoding, _) = match &cur {
         None => {
             if at.is_some() || !edits.first().is_some_and(|e| e.old.is_empty()) {
                 return Err(paths::not_found(target));
@@ -141,7 +150,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
                 Some(codec) => encoding::forced(codec, &[]).map_err(Error::invalid_argument)?,
                 None => Encoding::Utf8,
             };
-            (&[], true, encoding)
+            (&[], true, encoding, None)
         }
         Some(c) => {
             let bytes = c.bytes.as_deref().unwrap_or(&[]);
@@ -156,12 +165,15 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
                 }
                 None => guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?,
             };
-            if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
-                return Err(Error::AlreadyApplied { path: target });
-            }
-            (bytes, complete, encoding)
+            (bytes, complete, encoding, last_edit)
         }
     };
+    let argv = &s.origin.argv;
+    given::decode_into(&target, encoding, argv, undecoded, &mut edits, &mut at)?;
+    let fingerprint = fingerprint(&edits);
+    if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
+        return Err(Error::AlreadyApplied { path: target });
+    }
 
     let body: Cow<[u8]> = match encoding {
         Encoding::Utf8 | Encoding::Utf8Bom => Cow::Borrowed(&old_bytes[encoding.bom().len()..]),
@@ -195,7 +207,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             if !allow_placeholder {
                 check_placeholders(&target, &edits, &body)?;
             }
-            let planned = plan::plan(&body, &edits, &opts)
+            let planned = plan_by_bom(&body, &edits, &opts, encoding.has_bom())
                 .map_err(|e| plan_error(&target, &edits, opts.expect_count, e))?;
             (planned, None)
         }
@@ -307,6 +319,66 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     Ok(Report::Mutation(report))
 }
 
+/// Plans `edits` on `body` (the text after the file's BOM, if it has one). In a file with a
+/// BOM, an `old` that starts with U+FEFF — copied with `cat` or from `git diff`, which show
+/// the BOM — means the BOM: the edits are planned on the text with U+FEFF in front, so such an
+/// `old` matches at the file's start (or at a U+FEFF in the text, which is one), and the BOM
+/// stays exactly once: a `new` that starts with U+FEFF too keeps it, one that does not gets it
+/// back (an edit does not remove a BOM; `write` does). Only exact matches are taken so; with
+/// `--fuzzy`, a miss is planned again without the U+FEFF of `old` and `new`, as any fuzzy
+/// match (which never writes a U+FEFF the caller meant as the BOM into the text).
+fn plan_by_bom(
+    body: &[u8],
+    edits: &[Edit],
+    opts: &PlanOptions,
+    bom: bool,
+) -> std::result::Result<plan::EditPlan, PlanError> {
+    const FEFF: char = '\u{FEFF}';
+    if !bom || !edits.iter().any(|e| e.old.starts_with(FEFF)) {
+        return plan::plan(body, edits, opts);
+    }
+    let feff = FEFF.to_string();
+    let with_bom = [feff.as_bytes(), body].concat();
+    let kept: Vec<Edit> = edits
+        .iter()
+        .map(|e| Edit {
+            new: if e.old.starts_with(FEFF) && !e.new.starts_with(FEFF) {
+                format!("{FEFF}{}", e.new)
+            } else {
+                e.new.clone()
+            },
+            ..e.clone()
+        })
+        .collect();
+    let exact = PlanOptions {
+        fuzzy: false,
+        ..opts.clone()
+    };
+    match plan::plan(&with_bom, &kept, &exact) {
+        Ok(mut planned) => {
+            if planned.new_body.starts_with(feff.as_bytes()) {
+                planned.new_body.drain(..feff.len());
+            }
+            Ok(planned)
+        }
+        Err(_) if opts.fuzzy => {
+            let without: Vec<Edit> = edits
+                .iter()
+                .map(|e| match e.old.strip_prefix(FEFF) {
+                    Some(old) => Edit {
+                        old: old.to_string(),
+                        new: e.new.strip_prefix(FEFF).unwrap_or(&e.new).to_string(),
+                        replace_all: e.replace_all,
+                    },
+                    None => e.clone(),
+                })
+                .collect();
+            plan::plan(body, &without, opts)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The edited body as text (it was decoded, so it is; a planner bug must not panic).
 fn edited_text<'a>(target: &Path, body: &'a [u8]) -> Result<&'a str> {
     std::str::from_utf8(body)
@@ -375,7 +447,12 @@ fn encoding_of(
 /// The edits of the command line. Files named by `--edits`, `--old-file` and `--new-file` are
 /// inputs (`input::Input`: a regular file or a pipe, read where Ctrl-C is noticed), at most
 /// `cap` — `--max-file-bytes` — bytes each; `--edits -` reads stdin, under the same cap.
-fn gather(s: &Settings, args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
+fn gather(
+    s: &Settings,
+    args: &EditArgs,
+    cap: u64,
+    undecoded: &mut Vec<Undecoded>,
+) -> Result<Vec<Edit>> {
     if let Some(file) = &args.edits {
         const OP: &str = "read the edits from";
         let input = if file.as_os_str() == "-" {
@@ -403,8 +480,9 @@ fn gather(s: &Settings, args: &EditArgs, cap: u64) -> Result<Vec<Edit>> {
         refuse_repeats(&edits)?;
         return Ok(edits);
     }
-    let old = text_arg(s, args.old.as_ref(), args.old_file.as_ref(), "old", cap)?;
-    let new = text_arg(s, args.new.as_ref(), args.new_file.as_ref(), "new", cap)?;
+    let (old, raw_old) = text_arg(s, args.old.as_ref(), args.old_file.as_ref(), Slot::Old, cap)?;
+    let (new, raw_new) = text_arg(s, args.new.as_ref(), args.new_file.as_ref(), Slot::New, cap)?;
+    undecoded.extend(raw_old.into_iter().chain(raw_new));
     Ok(vec![Edit {
         old,
         new,
@@ -474,28 +552,46 @@ fn check_placeholders(target: &Path, edits: &[Edit], body: &[u8]) -> Result<()> 
     Ok(())
 }
 
+/// `old` or `new` from its flag or its file: the text when it is UTF-8, else a stand-in and
+/// the bytes, which only the file's encoding can read (`given`).
 fn text_arg(
     s: &Settings,
-    inline: Option<&String>,
+    inline: Option<&OsString>,
     file: Option<&PathBuf>,
-    name: &str,
+    slot: Slot,
     cap: u64,
-) -> Result<String> {
-    if let Some(s) = inline {
-        return Ok(s.clone());
-    }
-    let Some(file) = file else {
-        return Err(Error::usage(format!(
-            "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
-        )));
+) -> Result<(String, Option<Undecoded>)> {
+    let name = match slot {
+        Slot::Old => "old",
+        Slot::New => "new",
     };
-    String::from_utf8(Input::open_in(s.root.as_ref(), &s.cwd, file, "read")?.read_all("read", cap)?)
-        .map_err(|_| {
+    let (bytes, flag) = if let Some(word) = inline {
+        if let Some(text) = word.to_str() {
+            return Ok((text.to_string(), None));
+        }
+        let bytes = crate::cli::arg_bytes(word).ok_or_else(|| {
             Error::invalid_argument(format!(
-                "--{name}-file {} is not valid UTF-8",
-                file.display()
+                "--{name} is not Unicode text; give it with --{name}-file FILE"
             ))
-        })
+        })?;
+        (bytes, format!("--{name}"))
+    } else {
+        let Some(file) = file else {
+            return Err(Error::usage(format!(
+                "give --{name} TEXT or --{name}-file FILE (or --edits FILE)"
+            )));
+        };
+        let input = Input::open_in(s.root.as_ref(), &s.cwd, file, "read")?;
+        let flag = format!("--{name}-file {}", file.display());
+        (input.read_all("read", cap)?, flag)
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((text, None)),
+        Err(e) => {
+            let raw = Undecoded::new(slot, flag, inline.is_some(), e.into_bytes());
+            Ok((raw.stand_in(), Some(raw)))
+        }
+    }
 }
 
 fn plan_error(target: &Path, edits: &[Edit], expect_count: Option<usize>, e: PlanError) -> Error {

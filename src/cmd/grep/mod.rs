@@ -11,6 +11,7 @@ mod entries;
 mod gather;
 mod lines;
 mod sink;
+mod stdin;
 mod worker;
 
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ use crate::report::{AsTyped, Report, TypedRoot};
 use crate::settings::Settings;
 use crate::walk::{self, WalkOptions, WalkProblems};
 use crate::warnings::WarningKind;
+use crate::why::Reading;
 
 use crate::ordered::{self, Window};
 use entries::{Shape, content_page};
@@ -89,9 +91,13 @@ pub(crate) enum GrepRequest {
 /// A search, everything compiled and resolved.
 pub(crate) struct Search {
     matcher: RegexMatcher,
+    /// Other readings of the pattern, tried when it finds nothing (`why::grep_reading`).
+    readings: Vec<Reading>,
     targets: Vec<PathBuf>,
     /// Search standard input too (`-`, or no PATH with stdin a pipe or a file).
     stdin: bool,
+    /// Standard input was chosen for want of a PATH (not `-`): an empty one is said.
+    stdin_implicit: bool,
     /// PATHs that do not exist, when others were given (reported, exit 2).
     missing: Vec<Error>,
     invert: bool,
@@ -143,12 +149,14 @@ impl GrepArgs {
             args.mode = GrepMode::Count;
         }
         let matcher = build_matcher(&patterns, &args, &s.origin.argv)?;
+        let readings = readings(&patterns, &args, &s.origin.argv);
         let overrides = overrides(s, &args.globs)?;
         let types = types(&args.types, &args.types_not)?;
         let limit = s.limit(args.limit, args.all, 200);
         let Targets {
             paths: targets,
             stdin,
+            stdin_implicit,
             missing,
             typed,
         } = resolve_paths(s, &paths)?;
@@ -181,8 +189,10 @@ impl GrepArgs {
         };
         Ok(GrepRequest::Search(Box::new(Search {
             matcher,
+            readings,
             targets,
             stdin,
+            stdin_implicit,
             missing,
             invert: args.invert_match,
             only_matching: args.only_matching,
@@ -339,11 +349,17 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         );
     }
     // Standard input is named `<stdin>`, which sorts after every absolute path.
-    if q.stdin
-        && going
-        && let Some(f) = Worker::new(&shared).search_stdin()
-    {
-        gather.take(f, shared.mode, &shared.page_full);
+    if q.stdin && going {
+        let (found, bytes) = Worker::new(&shared).search_stdin();
+        if let Some(f) = found {
+            gather.take(f, shared.mode, &shared.page_full);
+        }
+        if bytes == 0 && q.stdin_implicit {
+            s.warn(
+                WarningKind::StdinEmpty,
+                stdin::empty_message(&s.origin.argv),
+            );
+        }
     }
     let total = gather.total;
     let mut raw_names = None;
@@ -384,7 +400,8 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
             argv: &argv,
         };
         let noun = if content { "matches" } else { "files" };
-        crate::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line)
+        crate::why::grep_reading(&walked, &q.readings, &shared.searcher)
+            .or_else(|| crate::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line))
     } else {
         None
     };
@@ -543,62 +560,110 @@ fn type_list() -> Report {
 
 /// The regex matcher, configured like rg's (several `-e` patterns: any of them); a bad
 /// pattern names its position.
-fn build_matcher(
-    patterns: &[String],
-    args: &GrepArgs,
-    argv: &[std::ffi::OsString],
-) -> Result<RegexMatcher> {
+/// The matcher's options as the flags set them (`fixed`: -F).
+fn matcher_builder(args: &GrepArgs, fixed: bool) -> RegexMatcherBuilder {
     let mut b = RegexMatcherBuilder::new();
     b.case_insensitive(args.ignore_case)
         .case_smart(args.smart_case && !args.ignore_case)
         .word(args.word_regexp)
         .whole_line(args.line_regexp)
-        .fixed_strings(args.fixed_strings)
+        .fixed_strings(fixed)
         .multi_line(true)
         .unicode(true)
         .octal(false);
     if !args.multiline {
         b.line_terminator(Some(b'\n'));
     }
-    b.build_many(patterns).map_err(|e| {
-        if !args.multiline && first_line(&e).contains(r#""\n""#) {
-            // A line break, typed or as `\n`: -F does not help, -U does.
-            let fix = match crate::call::with_flags(argv, &["-U"]) {
-                Some(call) => format!("add -U to let a match span lines: `{call}`"),
-                None => "add -U (--multiline) to let a match span lines".into(),
-            };
-            return Error::InvalidPattern {
-                message: "the pattern matches a line break, and a match spans lines only with -U"
-                    .into(),
-                position: None,
-                fix: Some(fix),
-            };
-        }
-        // The pattern the parser rejects (with several, the first such one).
-        let bad = (!args.fixed_strings)
-            .then(|| {
-                patterns
-                    .iter()
-                    .find_map(|p| pattern_error_position(p).map(|at| (p, at)))
-            })
-            .flatten();
-        let message = match bad {
-            Some((p, at)) if patterns.len() > 1 => {
-                format!("{} (at character {at} of -e {p:?})", first_line(&e))
-            }
-            Some((_, at)) => format!("{} (at character {at} of the pattern)", first_line(&e)),
-            None => first_line(&e),
-        };
-        Error::InvalidPattern {
-            message,
-            position: bad.map(|(_, at)| at),
-            fix: None,
-        }
-    })
+    b
 }
 
-/// GNU grep's flags that mean nothing to quill (or something else): parsed only to say what
-/// to type instead, before anything is searched.
+/// The other readings of one regex with metacharacters, for an empty answer's second look
+/// (`why::grep_reading`): GNU grep's `\|` as alternation (its habit in a Rust regex, where
+/// `\|` is a literal `|`), then the pattern as a fixed string (`row_to_json(t)`).
+fn readings(patterns: &[String], args: &GrepArgs, argv: &[std::ffi::OsString]) -> Vec<Reading> {
+    let [p] = patterns else { return Vec::new() };
+    if args.fixed_strings || args.invert_match || regex_syntax::escape(p) == *p {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if p.contains(r"\|") {
+        let alt = p.replace(r"\|", "|");
+        let at = argv
+            .iter()
+            .skip(2)
+            .position(|w| w == p.as_str())
+            .map(|i| i + 2);
+        if let Ok(matcher) = matcher_builder(args, false).build(&alt) {
+            out.push(Reading {
+                matcher,
+                reason: "rewritten",
+                flags: Vec::new(),
+                call: at.and_then(|i| crate::call::replaced(argv, i, alt.as_ref())),
+                pattern: Some(alt),
+                said: r"with `\|` read as alternation (GNU grep's; here it is `|`),".into(),
+            });
+        }
+    }
+    if let Ok(matcher) = matcher_builder(args, true).build(p) {
+        out.push(Reading {
+            matcher,
+            reason: "fixed",
+            flags: vec!["-F"],
+            pattern: None,
+            call: crate::call::with_flags(argv, &["-F"]),
+            said: "as a fixed string".into(),
+        });
+    }
+    out
+}
+
+fn build_matcher(
+    patterns: &[String],
+    args: &GrepArgs,
+    argv: &[std::ffi::OsString],
+) -> Result<RegexMatcher> {
+    matcher_builder(args, args.fixed_strings)
+        .build_many(patterns)
+        .map_err(|e| {
+            if !args.multiline && first_line(&e).contains(r#""\n""#) {
+                // A line break, typed or as `\n`: -F does not help, -U does.
+                let fix = match crate::call::with_flags(argv, &["-U"]) {
+                    Some(call) => format!("add -U to let a match span lines: `{call}`"),
+                    None => "add -U (--multiline) to let a match span lines".into(),
+                };
+                return Error::InvalidPattern {
+                    message:
+                        "the pattern matches a line break, and a match spans lines only with -U"
+                            .into(),
+                    position: None,
+                    fix: Some(fix),
+                };
+            }
+            // The pattern the parser rejects (with several, the first such one).
+            let bad = (!args.fixed_strings)
+                .then(|| {
+                    patterns
+                        .iter()
+                        .find_map(|p| pattern_error_position(p).map(|at| (p, at)))
+                })
+                .flatten();
+            let message = match bad {
+                Some((p, at)) if patterns.len() > 1 => {
+                    format!("{} (at character {at} of -e {p:?})", first_line(&e))
+                }
+                Some((_, at)) => format!("{} (at character {at} of the pattern)", first_line(&e)),
+                None => first_line(&e),
+            };
+            Error::InvalidPattern {
+                message,
+                position: bad.map(|(_, at)| at),
+                fix: None,
+            }
+        })
+}
+
+/// GNU grep's flags that mean something else to quill: parsed only to say what to type
+/// instead, before anything is searched.
 fn foreign_flags(args: &GrepArgs) -> Result<()> {
     let teach = |flag: &str, why: &str, fix: String| {
         Err(Error::usage_fix(
@@ -606,20 +671,8 @@ fn foreign_flags(args: &GrepArgs) -> Result<()> {
             fix,
         ))
     };
-    if args.recursive {
-        return teach(
-            "-r/-R",
-            "it always searches directories recursively",
-            "drop -r (e.g. `quill grep PATTERN DIR`)".into(),
-        );
-    }
-    if args.extended_regexp {
-        return teach(
-            "-E",
-            "the pattern is already an extended regex (Rust regex syntax)",
-            "drop -E".into(),
-        );
-    }
+    // -r/-R (recursion is the default) and -E (the pattern is an extended regex already) are
+    // habits that mean what quill does anyway: accepted and ignored.
     if args.perl_regexp {
         return teach(
             "-P",
@@ -678,20 +731,21 @@ fn first_line(e: &grep_regex::Error) -> String {
 struct Targets {
     paths: Vec<PathBuf>,
     stdin: bool,
+    stdin_implicit: bool,
     missing: Vec<Error>,
     typed: AsTyped,
 }
 
 /// Resolve PATH arguments inside the root, and keep how they were typed. No PATH: standard
-/// input when it is a pipe or a file (not a terminal, not /dev/null: grep-cli's
-/// `is_readable_stdin`, as rg) and not the spent call of `quill call`, else `.` (files then shown relative to the current directory,
-/// without `./`); `-` is standard input. With several PATHs, the missing ones are kept to be
+/// input when something was sent to it (`stdin::choose`), else `.` (files then shown
+/// relative to the current directory, without `./`); `-` is standard input. With several PATHs, the missing ones are kept to be
 /// reported after the others are searched, and an unreadable directory is listed like any
 /// other; when nothing is left to search (or only one PATH was given), its error.
 fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
     let mut t = Targets {
         paths: Vec::new(),
         stdin: false,
+        stdin_implicit: false,
         missing: Vec::new(),
         typed: AsTyped::default(),
     };
@@ -699,11 +753,24 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
     let typed_any = !paths.is_empty();
     let paths = if !paths.is_empty() {
         paths
-    } else if !s.origin.stdin_taken() && grep_cli::is_readable_stdin() {
-        t.stdin = true;
-        return Ok(t);
     } else {
-        &default[..]
+        let mut observe = stdin::Process {
+            taken: s.origin.stdin_taken(),
+        };
+        match stdin::choose(&mut observe, stdin::grace()?) {
+            stdin::NoPath::Stdin => {
+                t.stdin = true;
+                t.stdin_implicit = true;
+                return Ok(t);
+            }
+            stdin::NoPath::Directory { silent } => {
+                if let Some(waited) = silent {
+                    let message = stdin::silent_message(waited, &s.origin.argv);
+                    s.warn(WarningKind::StdinSilent, message);
+                }
+                &default[..]
+            }
+        }
     };
     let several = paths.len() > 1;
     for p in paths {

@@ -95,14 +95,22 @@ impl<'a> Worker<'a> {
         self.finish(item.path, result.is_err(), sent)
     }
 
-    /// Search standard input.
-    pub(super) fn search_stdin(&mut self) -> Option<FileResult> {
+    /// Search standard input; also how many bytes it gave.
+    pub(super) fn search_stdin(&mut self) -> (Option<FileResult>, u64) {
         let path = Path::new(STDIN_NAME);
         self.begin(path);
-        let result =
-            self.searcher
-                .search_reader(&self.matcher, std::io::stdin().lock(), &mut self.sink);
-        self.finish(path.to_path_buf(), result.is_err(), false)
+        let mut counted = Counted {
+            inner: std::io::stdin().lock(),
+            bytes: 0,
+        };
+        let result = self
+            .searcher
+            .search_reader(&self.matcher, &mut counted, &mut self.sink);
+        let bytes = counted.bytes;
+        (
+            self.finish(path.to_path_buf(), result.is_err(), false),
+            bytes,
+        )
     }
 
     /// Before searching one file (or stdin).
@@ -335,5 +343,19 @@ impl Sink for PassAhead<'_, '_, '_> {
 
     fn finish(&mut self, s: &Searcher, f: &SinkFinish) -> Result<(), Self::Error> {
         self.sink.finish(s, f)
+    }
+}
+
+/// A reader that counts what it gave.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
     }
 }

@@ -51,3 +51,24 @@ pub(crate) fn start_writeback(file: &File, offset: u64, len: u64) {
         );
     }
 }
+
+/// Whether standard input is a pipe made for this process by a pipeline (`producer | quill
+/// …`): a pipe the parent process no longer holds. A shell closes its copies of a pipeline's
+/// pipe once it has started both sides; a harness that spawned the process (or a shell
+/// that passed on its own standard input) still holds its end. Read from `/proc`: false
+/// when that cannot be told (not a pipe, a socket — whose two ends are two inodes —, an
+/// unreadable `/proc`).
+pub(crate) fn stdin_is_pipeline() -> bool {
+    let Ok(ours) = std::fs::read_link("/proc/self/fd/0") else {
+        return false;
+    };
+    if !ours.as_os_str().as_encoded_bytes().starts_with(b"pipe:") {
+        return false;
+    }
+    let parent = std::os::unix::process::parent_id();
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{parent}/fd")) else {
+        return false;
+    };
+    !fds.flatten()
+        .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == ours))
+}

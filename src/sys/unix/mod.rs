@@ -28,7 +28,7 @@ mod other;
 #[cfg(not(target_os = "linux"))]
 use other as os;
 
-pub(crate) use os::{SYNCFS, start_writeback};
+pub(crate) use os::{SYNCFS, start_writeback, stdin_is_pipeline};
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -199,6 +199,28 @@ pub(crate) fn await_writer(fifo: &File) -> io::Result<()> {
     let flags = rustix::fs::fcntl_getfl(fifo)?;
     rustix::fs::fcntl_setfl(fifo, flags.difference(OFlags::NONBLOCK))?;
     Ok(())
+}
+
+/// Whether standard input has something to say within `wait`: bytes, or its end (the writer
+/// gone). Nothing is read. A descriptor that cannot be polled is taken as ready.
+pub(crate) fn stdin_ready(wait: std::time::Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec};
+    let stdin = io::stdin();
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(0) => return false,
+            Ok(_) => return true,
+            Err(Errno::INTR) => continue,
+            Err(_) => return true,
+        }
+    }
 }
 
 /// The modification time of `path` as (seconds, nanoseconds), following a final link when

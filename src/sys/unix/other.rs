@@ -43,3 +43,9 @@ pub(crate) fn durable_flush(fd: impl AsFd) -> io::Result<()> {
 
 /// No early write-back hint: the fsync before publication does it all.
 pub(crate) fn start_writeback(_file: &File, _offset: u64, _len: u64) {}
+
+/// Whether standard input is a pipe made for this process by a pipeline: not known without
+/// `/proc` (Linux's), so never claimed.
+pub(crate) fn stdin_is_pipeline() -> bool {
+    false
+}
