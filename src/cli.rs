@@ -619,10 +619,21 @@ Examples:
   cargo test 2>&1 | quill grep -c FAILED            # stdin, from a pipeline
   quill grep -rn TODO .                             # GNU habits: -r, -n, -E just work";
 
+/// The arguments of grep any of which makes its PATTERN optional (clap keeps the list to
+/// itself; `harness` checks a tool call against it too).
+pub(crate) const GREP_PATTERN_UNLESS: [&str; 6] = [
+    "type_list",
+    "regexps",
+    "perl_regexp",
+    "include",
+    "exclude",
+    "exclude_dir",
+];
+
 #[derive(Debug, Args)]
 pub(crate) struct GrepArgs {
     /// A Rust regex (or a literal with -F); one that starts with `-` needs -e or `--`.
-    #[arg(required_unless_present_any = ["type_list", "regexps", "perl_regexp", "include", "exclude", "exclude_dir"])]
+    #[arg(required_unless_present_any = GREP_PATTERN_UNLESS)]
     pub pattern: Option<String>,
     /// Files or directories to search, `-` for stdin [default: stdin when something was sent
     /// to it within QUILL_STDIN_GRACE ms (100) or a pipeline feeds it, else .].

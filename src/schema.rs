@@ -135,6 +135,7 @@ pub(crate) fn of(name: &str) -> Option<Value> {
     mutation_hash(&mut value, name);
     close(&mut value, true);
     unwrap_lines(&mut value);
+    standard_formats(&mut value);
     // The identification first, then the schema as generated.
     let mut head = Map::new();
     head.insert(
@@ -178,6 +179,56 @@ fn unwrap_lines(v: &mut Value) {
             }
         }
         Value::Array(a) => a.iter_mut().for_each(unwrap_lines),
+        _ => {}
+    }
+}
+
+/// The `format` values JSON Schema 2020-12 defines (its format vocabulary, §7.3).
+pub(crate) const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Drop the formats JSON Schema does not define — schemars writes one per Rust number type
+/// (`uint64`, `uint`, `double`, …), which a strict validator (Ajv's strict mode) refuses as
+/// unknown. What they said stays said by standard keywords: the `minimum` 0 schemars writes
+/// beside an unsigned one, and the `maximum` of a narrow one (`uint32`), added here.
+fn standard_formats(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            let format = o.get("format").and_then(Value::as_str).map(str::to_string);
+            if let Some(format) = format.filter(|f| !STANDARD_FORMATS.contains(&f.as_str())) {
+                o.remove("format");
+                let maximum = match format.as_str() {
+                    "uint8" => Some(u64::from(u8::MAX)),
+                    "uint16" => Some(u64::from(u16::MAX)),
+                    "uint32" => Some(u64::from(u32::MAX)),
+                    _ => None,
+                };
+                if let Some(m) = maximum {
+                    o.entry("maximum").or_insert(json!(m));
+                }
+            }
+            o.values_mut().for_each(standard_formats);
+        }
+        Value::Array(a) => a.iter_mut().for_each(standard_formats),
         _ => {}
     }
 }
@@ -316,6 +367,32 @@ mod tests {
             assert!(!s.to_string().contains("$ref"), "{name}: everything inline");
         }
         assert!(of("frobnicate").is_none());
+    }
+
+    #[test]
+    fn only_standard_formats_are_left() {
+        let mut v = json!({"properties": {
+            "a": {"type": "integer", "format": "uint64", "minimum": 0},
+            "b": {"type": "integer", "format": "uint32", "minimum": 0},
+            "c": {"type": "number", "format": "double"},
+            "d": {"type": "string", "format": "date-time"},
+            "format": {"type": "string"},
+        }});
+        standard_formats(&mut v);
+        assert_eq!(
+            v["properties"],
+            json!({
+                "a": {"type": "integer", "minimum": 0},
+                "b": {"type": "integer", "minimum": 0, "maximum": 4294967295u64},
+                "c": {"type": "number"},
+                "d": {"type": "string", "format": "date-time"},
+                "format": {"type": "string"},
+            })
+        );
+        for name in NAMES {
+            let s = of(name).unwrap().to_string();
+            assert!(!s.contains("\"format\":\"uint"), "{name}");
+        }
     }
 
     #[test]

@@ -289,6 +289,14 @@ pub(crate) fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<
             given.push((p, key, value));
         }
     }
+    if let Some(missing) = params.iter().find(|p| {
+        p.required
+            && !given
+                .iter()
+                .any(|(q, _, _)| q.id == p.id || p.unless.contains(&q.id.as_str()))
+    }) {
+        return Err(missing_argument(op, missing, params));
+    }
     let mut out = Words::default();
     // Positionals in their order: one left out before one given would shift the others.
     let mut skipped: Option<&Param> = None;
@@ -486,6 +494,41 @@ fn mistyped(p: &Param, key: &str, value: &Value) -> Error {
     )
 }
 
+/// A required argument the call left out, by its JSON key (clap would name `<PATH>` and
+/// point at `--help`, which a tool call has not got).
+fn missing_argument(op: &str, missing: &Param, params: &[Param]) -> Error {
+    let key = &missing.key;
+    let example = match missing.kind {
+        Kind::Integer => "1",
+        _ => "\"…\"",
+    };
+    let instead: Vec<String> = params
+        .iter()
+        .filter(|p| p.shown && missing.unless.contains(&p.id.as_str()))
+        .map(|p| format!("`{}`", p.key))
+        .collect();
+    let instead = match instead.is_empty() {
+        true => String::new(),
+        false => format!(" (or {})", instead.join(", ")),
+    };
+    let keys: Vec<&str> = params
+        .iter()
+        .filter(|p| p.shown)
+        .map(|p| p.key.as_str())
+        .collect();
+    Error::Usage {
+        message: format!("missing required argument `{key}`"),
+        detail: Box::new(UsageDetail {
+            argument: Some(key.clone()),
+            fix: Some(format!(
+                "add `\"{key}\": {example}`{instead} to the arguments; quill_{op} takes {}",
+                keys.join(", ")
+            )),
+            ..UsageDetail::default()
+        }),
+    }
+}
+
 /// An argument the tool does not have: the key meant, when quill can tell (a near spelling,
 /// or another tool's word for it, as `drift` judges flags), and the keys there are.
 fn unknown_key(cmd: &clap::Command, op: &str, key: &str, params: &[Param]) -> Error {
@@ -614,8 +657,21 @@ mod tests {
             r#"{"tool": "read", "arguments": {"path": "a", "file_path": "b"}}"#,
             r#"{"tool": "read", "arguments": [1]}"#,
             r#"{"tool": "read", "extra": 1}"#,
+            r#"{"tool": "read", "arguments": {}}"#,
+            r#"{"tool": "transfer", "arguments": {"source": "a"}}"#,
         ] {
             assert_eq!(words_of(bad), Err("usage"), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_missing_argument_is_named_by_its_key() {
+        let refused = |json: &str| request_words(json.as_bytes()).unwrap_err().error;
+        let e = refused(r#"{"tool": "read", "arguments": {"offset": 3}}"#);
+        assert_eq!(e.to_string(), "missing required argument `path`");
+        let e = refused(r#"{"tool": "grep", "arguments": {"paths": ["src"]}}"#);
+        assert_eq!(e.to_string(), "missing required argument `pattern`");
+        // `regexp` gives grep's patterns: then `pattern` may be left out.
+        assert!(request_words(br#"{"tool": "grep", "arguments": {"regexp": "a"}}"#).is_ok());
     }
 }

@@ -15,6 +15,8 @@ use std::any::TypeId;
 
 use clap::ArgAction;
 
+use crate::cli;
+
 /// The subcommands offered as tools, in the order `quill tools` lists them.
 pub(crate) const TOOLS: [&str; 10] = [
     "read", "write", "edit", "apply", "glob", "grep", "transfer", "undo", "rm", "state",
@@ -88,6 +90,9 @@ pub(crate) struct Param {
     pub many: bool,
     /// A positional that must be given.
     pub required: bool,
+    /// The clap ids of the arguments any of which, given, make a `required` one optional
+    /// (grep's PATTERN and `regexp`); empty for one that is always required.
+    pub unless: &'static [&'static str],
     /// A word of the command line before the positionals rather than after `--`: the
     /// subcommand `state` takes (`state forget -- PATH`).
     pub subcommand: bool,
@@ -152,11 +157,18 @@ pub(crate) fn params(cmd: &clap::Command, op: &str) -> Vec<Param> {
                 .first()
                 .map(|v| v.to_string_lossy().into_owned()),
         };
+        // clap says only that an argument is required outright; grep's PATTERN is required
+        // unless another argument gives the patterns (`cli::GREP_PATTERN_UNLESS`).
+        let unless: &'static [&'static str] = match (op, id.as_str()) {
+            ("grep", "pattern") => &cli::GREP_PATTERN_UNLESS,
+            _ => &[],
+        };
         out.push(Param {
             shown: !arg.is_hide_set() && !NOT_SHOWN.contains(&(op, id.as_str())),
             help: arg.get_help().map(|h| h.to_string()).unwrap_or_default(),
             many: matches!(arg.get_action(), ArgAction::Append),
-            required: arg.is_positional() && arg.is_required_set(),
+            required: arg.is_positional() && (arg.is_required_set() || !unless.is_empty()),
+            unless,
             subcommand: false,
             id,
             key,
@@ -192,6 +204,7 @@ fn state_params(state: &clap::Command) -> Vec<Param> {
             kind: Kind::Choice(actions),
             many: false,
             required: false,
+            unless: &[],
             subcommand: true,
             help: "show lists the session's baselines; forget drops the one of `path`; clear drops them all.".into(),
             default: Some("show".into()),
@@ -205,6 +218,7 @@ fn state_params(state: &clap::Command) -> Vec<Param> {
             kind: Kind::Text,
             many: false,
             required: false,
+            unless: &[],
             subcommand: false,
             help: format!("{path_help} (with action forget)"),
             default: None,

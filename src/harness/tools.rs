@@ -18,12 +18,59 @@ use crate::report::Report;
 /// The closing sentences every description shares: how answers and errors look.
 const ANSWERS: &str = "Every answer is one JSON object with `ok` and `op`; a failure has `error.kind`, `error.message` and `error.hint` (the hint is written for quill's command line: a flag `--replace-all` there is the argument `replaceAll` here).";
 
-/// One tool: its name, the op it runs, the paragraph for the model and the argument schema.
+/// One tool: its name, the op it runs, the paragraph for the model, the argument schema and
+/// the hints a host may approve calls by.
 pub(crate) struct Definition {
     pub name: String,
     pub op: &'static str,
     pub description: String,
     pub parameters: Value,
+    pub hints: Hints,
+}
+
+/// MCP's tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+/// `openWorldHint`): what a call may do to its environment, so that a host can let reads run
+/// without asking. `openWorldHint` is false for every tool: each works on local files only.
+/// The table and its reasons are in docs/mcp.md.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Hints {
+    /// Changes no file (read and state touch only the session's baselines in the state
+    /// directory, which is quill's bookkeeping, not the workspace).
+    pub read_only: bool,
+    /// May replace or remove what is there, not only add.
+    pub destructive: bool,
+    /// A second identical call changes nothing more.
+    pub idempotent: bool,
+}
+
+impl Hints {
+    /// The annotations object as MCP spells it.
+    pub(crate) fn to_json(self) -> Value {
+        json!({
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": false,
+        })
+    }
+}
+
+/// The hints of tool `op`.
+pub(crate) fn hints(op: &str) -> Hints {
+    let (read_only, destructive, idempotent) = match op {
+        // Listing, searching, reading, and the session's own baselines.
+        "read" | "glob" | "grep" | "state" => (true, false, true),
+        // The same whole content again leaves the same file; so does deleting a deleted one.
+        "write" | "rm" => (false, true, true),
+        // Replaces text or files; a second call may change more (a line range, a move, one
+        // more step back) or be refused — not promised to be a no-op.
+        _ => (false, true, false),
+    };
+    Hints {
+        read_only,
+        destructive,
+        idempotent,
+    }
 }
 
 pub(crate) fn run(args: &ToolsArgs) -> Result<Report> {
@@ -48,6 +95,7 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<Report> {
                 "op": d.op,
                 "description": d.description,
                 "inputSchema": d.parameters,
+                "annotations": d.hints.to_json(),
             }),
         })
         .collect();
@@ -66,6 +114,7 @@ pub(crate) fn definitions() -> Vec<Definition> {
             op,
             description: format!("{} {ANSWERS}", description(op)),
             parameters: schema(&params(&cmd, op), op),
+            hints: hints(op),
         })
         .collect()
 }
@@ -76,7 +125,7 @@ fn schema(params: &[Param], op: &str) -> Value {
     let mut required = Vec::new();
     for p in params.iter().filter(|p| p.shown) {
         properties.insert(p.key.clone(), property(p, op));
-        if p.required {
+        if p.required && p.unless.is_empty() {
             required.push(Value::from(p.key.clone()));
         }
     }
@@ -152,7 +201,7 @@ pub(crate) fn description(op: &str) -> &'static str {
             "Create a file, or replace a whole file with `content`, written exactly as given (missing parent directories are created). Replacing an existing file needs a quill_read of it in this session, and the file must still be what was read; to change part of a file use quill_edit. Write the whole text: a line that only stands for omitted code (`// ... rest unchanged ...`) is refused unless `allowPlaceholder`. Errors that need action: not_read — call quill_read on the path first, then repeat; stale — the file changed since it was read: quill_read it again and redo the change on the current content; create_conflict — with `createOnly`, the file already exists: read it, then write or edit it. Examples: {\"path\": \"notes/todo.md\", \"content\": \"# Todo\\n- ship it\\n\"}, {\"path\": \"out.txt\", \"content\": \"x\\n\", \"dryRun\": true}."
         }
         "edit" => {
-            "Replace one exact passage of a file read in this session with quill_read. `old` must occur exactly once in the file, character for character (indentation, blank lines and line breaks included): copy it from quill_read's `content` (never with the line-number prefix of read's text display), with enough neighbouring lines to make it unique; `new` replaces it. `replaceAll` replaces every occurrence instead; `edits` applies several {old, new, replaceAll} in order, all or nothing; an empty `old` creates a new file. Or by line number, instead of `old`: `lines` \"A-B\" replaces lines A to B (1-based, inclusive, as quill_read's `startLine` counts them; `new` \"\" deletes them), `insertAfter` N inserts `new` after line N (0 = at the top); the numbers must come from a quill_read of the current version, not from before your own change. Errors that need action: not_read — call quill_read on the file first; stale — the file changed since the read (or, with `lines`/`insertAfter`, you changed it since): quill_read it again (the hint names the lines) and redo the edit on the current text; invalid_argument — with `lines`/`insertAfter`, the numbers are outside the file: the message gives its line count; edit_no_match — `old` is not in the file: the error's `window` shows the closest real lines and `difference` what differs; copy `old` from those lines (or add `fuzzy` when the hint says so); edit_ambiguous — `old` occurs `count` times (at `lines`): add neighbouring lines to `old`, or set `replaceAll`; already_applied — this same edit was already made, nothing was written: move on (set `again` only to repeat it on purpose). Examples: {\"path\": \"src/lib.rs\", \"old\": \"let x = 1;\", \"new\": \"let x = 2;\"}, {\"path\": \"src/lib.rs\", \"edits\": [{\"old\": \"foo()\", \"new\": \"bar()\", \"replaceAll\": true}, {\"old\": \"use a;\", \"new\": \"use b;\"}]}, {\"path\": \"src/lib.rs\", \"lines\": \"3-5\", \"new\": \"fn b() {}\"}."
+            "Replace one exact passage of a file read in this session with quill_read. `old` must occur exactly once, character for character (indentation and line breaks included): copy it from quill_read's `content` (never with the line-number prefix of its text display), with enough neighbouring lines to be unique; `new` replaces it. `replaceAll` replaces every occurrence; `edits` applies several {old, new, replaceAll} in order, all or nothing; an empty `old` creates a new file. Or by line number, instead of `old`: `lines` \"A-B\" replaces lines A to B (1-based, inclusive, as `startLine` counts; `new` \"\" deletes them), `insertAfter` N inserts `new` after line N (0 = at the top), the numbers from a quill_read of the current version. Errors that need action: not_read — quill_read the file first; stale — the file changed since the read (or, with `lines`/`insertAfter`, you changed it): quill_read it again (the hint names the lines) and redo the edit on the current text; invalid_argument — `lines`/`insertAfter` outside the file (the message gives its line count); edit_no_match — `old` is not in the file: the error's `window` shows the closest real lines and `difference` what differs; copy `old` from them (or add `fuzzy` when the hint says so); edit_ambiguous — `old` occurs `count` times (at `lines`): add neighbouring lines, or set `replaceAll`; already_applied — the same edit was already made, nothing written: move on (`again` repeats it on purpose). Examples: {\"path\": \"src/lib.rs\", \"old\": \"let x = 1;\", \"new\": \"let x = 2;\"}, {\"path\": \"src/lib.rs\", \"edits\": [{\"old\": \"foo()\", \"new\": \"bar()\", \"replaceAll\": true}, {\"old\": \"use a;\", \"new\": \"use b;\"}]}, {\"path\": \"src/lib.rs\", \"lines\": \"3-5\", \"new\": \"fn b() {}\"}."
         }
         "glob" => {
             "Find files by glob pattern over paths relative to `path` (default: the current directory): `*` stays within a directory, `**` crosses directories, `{a,b}` is either. Newest first by default; hidden files and what .gitignore excludes are left out unless `hidden` or `noIgnore`. `files` lists the paths. At most `limit` entries (100 by default): when `nextOffset` is not null, call again with `offset` set to it (`offset` counts entries skipped, from 0). Nothing found is ok with `total` 0. Examples: {\"pattern\": \"**/*.rs\"}, {\"pattern\": \"*.md\", \"path\": \"docs\", \"sort\": \"path\"}."

@@ -8,15 +8,19 @@
 //!
 //! This module owns the connection: the session (`--session`, `QUILL_SESSION`, else one made
 //! for the connection), the confinement (`roots`), the log on stderr, cancellation (a
-//! cancelled request is abandoned like Ctrl-C: `signals::cancellable`) and the end (stdin
-//! closed, or SIGINT/SIGTERM: the calls in flight are abandoned cleanly, then the server dies
-//! by the signal). The async runtime is built here and nowhere else, so no other command pays
-//! for it. It never imports `app`: `app` hands it the function that runs one call.
+//! cancelled request is abandoned like Ctrl-C: `signals::cancellable`), the lines themselves
+//! (`stdio`: a malformed request is answered with its id) and the end (stdin closed: the calls
+//! in flight get `server::EOF_GRACE`, then are abandoned cleanly; SIGINT/SIGTERM: they are
+//! abandoned at once, then the server dies by the signal). The async runtime is built here
+//! and nowhere else, so no other command pays for it. It never imports `app`: `app` hands it
+//! the function that runs one call.
 
 #[cfg(feature = "mcp")]
 pub(crate) mod roots;
 #[cfg(feature = "mcp")]
 mod server;
+#[cfg(feature = "mcp")]
+mod stdio;
 
 use std::ffi::OsString;
 

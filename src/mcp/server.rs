@@ -16,7 +16,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, InitializeRequestParams, InitializeResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::RunCall;
 use super::roots::{self, Confinement};
+use super::stdio::{self, Closed};
 use crate::cli::GlobalArgs;
 use crate::error::exit;
 use crate::harness::{self, call, tools};
@@ -36,6 +37,11 @@ use crate::signals;
 const ROOTS_WAIT: Duration = Duration::from_secs(10);
 /// How long one progress notification may wait for the connection.
 const PROGRESS_WAIT: Duration = Duration::from_secs(2);
+/// Once stdin has closed, how long a call still running may go on before it is cancelled.
+/// Clients wait 2 s for the server to exit after closing its stdin, then send SIGTERM (the
+/// TypeScript and Python SDKs): a call finishes within this, or is abandoned cleanly (as
+/// Ctrl-C abandons one: no temporary file left) well before the signal.
+pub(crate) const EOF_GRACE: Duration = Duration::from_secs(1);
 /// What the server tells the client about itself.
 const INSTRUCTIONS: &str = "quill's file tools with guards: a file can be changed only after quill_read has read it in this session, and only while it is still what was read (else `not_read` or `stale`: read it again). Every answer is quill's JSON object (structuredContent) and the text a terminal shows; a failure has isError with error.kind and error.hint naming the next call.";
 
@@ -81,17 +87,20 @@ pub(super) fn serve(global: &GlobalArgs, run: RunCall) -> u8 {
             None => "confinement: the client's roots, if it offers them".into(),
         }
     );
-    let server = Server {
-        global: Arc::new(global),
-        run,
-        cwd,
-        tools: Arc::new(definitions()),
-        confinement: Arc::new(tokio::sync::Mutex::new(fixed.clone())),
-        fixed: fixed.is_some(),
-    };
     let code = runtime.block_on(async move {
+        let (read, write) = rmcp::transport::stdio_pipes();
+        let (transport, closed) = stdio::transport(read, write);
+        let server = Server {
+            global: Arc::new(global),
+            run,
+            cwd,
+            tools: Arc::new(definitions()),
+            confinement: Arc::new(tokio::sync::Mutex::new(fixed.clone())),
+            fixed: fixed.is_some(),
+            closed,
+        };
         let running = tokio::select! {
-            started = server.serve(rmcp::transport::stdio()) => match started {
+            started = server.serve(transport) => match started {
                 Ok(running) => running,
                 Err(e) => {
                     eprintln!("quill mcp: no session was started: {e}");
@@ -110,10 +119,18 @@ pub(super) fn serve(global: &GlobalArgs, run: RunCall) -> u8 {
         watch.abort();
         exit::SUCCESS
     });
-    // A call still running when the client left was cancelled; give it a moment to clean up.
-    runtime.shutdown_timeout(Duration::from_secs(2));
+    // Every call has answered by now (stdin closed: within `EOF_GRACE`, cancelled if need
+    // be); what may be left is a read of stdin blocked on a thread (a signal's end).
+    runtime.shutdown_timeout(Duration::from_secs(1));
     signals::die_if_caught();
     code
+}
+
+/// Resolves `EOF_GRACE` after stdin has closed.
+async fn grace_after_the_end(mut closed: Closed) {
+    // An error: the transport is gone, which is the end too.
+    let _ = closed.wait_for(|ended| *ended).await;
+    tokio::time::sleep(EOF_GRACE).await;
 }
 
 /// Resolves once SIGINT or SIGTERM has arrived.
@@ -136,7 +153,12 @@ fn definitions() -> Vec<Tool> {
                 Value::Object(m) => m,
                 _ => Default::default(),
             };
-            Tool::new(d.name, d.description, Arc::new(schema))
+            let hints = ToolAnnotations::new()
+                .read_only(d.hints.read_only)
+                .destructive(d.hints.destructive)
+                .idempotent(d.hints.idempotent)
+                .open_world(false);
+            Tool::new(d.name, d.description, Arc::new(schema)).with_annotations(hints)
         })
         .collect()
 }
@@ -152,6 +174,8 @@ struct Server {
     confinement: Arc<tokio::sync::Mutex<Option<Confinement>>>,
     /// `--root` (or `QUILL_ROOT`) decided it: the client's roots are never asked for.
     fixed: bool,
+    /// Set once stdin has closed: the calls in flight then have `EOF_GRACE` to finish.
+    closed: Closed,
 }
 
 impl Server {
@@ -205,12 +229,16 @@ impl Server {
         let progress = context
             .meta
             .get_progress_token()
-            .map(|token| progress_sink(context.peer.clone(), token));
+            .map(|token| progress_sink(context.peer.clone(), token, self.closed.clone()));
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let ct = context.ct.clone();
+        let closed = self.closed.clone();
         let watch = tokio::spawn(async move {
-            ct.cancelled().await;
+            tokio::select! {
+                () = ct.cancelled() => {}
+                () = grace_after_the_end(closed) => {}
+            }
             flag.store(true, Ordering::Relaxed);
         });
         let run = self.run;
@@ -260,17 +288,25 @@ fn result(c: Captured) -> CallToolResult {
 }
 
 /// Progress of a long copy as `notifications/progress` with the client's token; each waits
-/// for the connection at most `PROGRESS_WAIT` (a closed connection must not hold the copy).
-fn progress_sink(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressSink {
+/// for the connection at most `PROGRESS_WAIT`, and none is sent once stdin has closed (the
+/// server then no longer sends notifications, and a copy held waiting for one would not see
+/// its cancellation).
+fn progress_sink(peer: Peer<RoleServer>, token: ProgressToken, closed: Closed) -> ProgressSink {
     let handle = tokio::runtime::Handle::current();
     Arc::new(move |bytes, total| {
+        if *closed.borrow() {
+            return;
+        }
         let note = ProgressNotificationParam::new(token.clone(), bytes as f64)
             .with_total(total as f64)
             .with_message(format!("{bytes} of {total} bytes"));
-        let _ = handle.block_on(tokio::time::timeout(
-            PROGRESS_WAIT,
-            peer.notify_progress(note),
-        ));
+        let mut end = closed.clone();
+        handle.block_on(async {
+            tokio::select! {
+                _ = tokio::time::timeout(PROGRESS_WAIT, peer.notify_progress(note)) => {}
+                _ = end.wait_for(|ended| *ended) => {}
+            }
+        });
     })
 }
 
@@ -329,8 +365,9 @@ impl ServerHandler for Server {
         }
     }
 
-    /// A `tools/call` whose params are not `{name, arguments}` reaches here: say so as an
-    /// invalid-params error rather than "method not found".
+    /// A request of a method MCP has whose params do not fit (a `tools/call` without a
+    /// string `name`) reaches here: say so as an invalid-params error rather than "method not
+    /// found".
     async fn on_custom_request(
         &self,
         request: CustomRequest,
@@ -339,6 +376,12 @@ impl ServerHandler for Server {
         if request.method == "tools/call" {
             return Err(ErrorData::invalid_params(
                 "tools/call takes {\"name\": TOOL, \"arguments\": {...}}",
+                None,
+            ));
+        }
+        if stdio::METHODS.contains(&request.method.as_str()) {
+            return Err(ErrorData::invalid_params(
+                format!("the params of `{}` do not fit", request.method),
                 None,
             ));
         }

@@ -97,8 +97,15 @@ fn the_three_formats_have_their_providers_shapes() {
     }
     for (i, t) in own.iter().enumerate() {
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["name", "op", "description", "inputSchema"]);
+        assert_eq!(
+            keys,
+            ["name", "op", "description", "inputSchema", "annotations"]
+        );
         assert_eq!(t["op"], TOOLS[i]);
+        // MCP's hints, as `quill mcp` serves them: only the json format has them.
+        let read_only = ["read", "glob", "grep", "state"].contains(&TOOLS[i]);
+        assert_eq!(t["annotations"]["readOnlyHint"], read_only, "{t}");
+        assert_eq!(t["annotations"]["openWorldHint"], false, "{t}");
         assert_eq!(t["inputSchema"], openai[i]["function"]["parameters"]);
     }
     assert_eq!(openai.len(), TOOLS.len());

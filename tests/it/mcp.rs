@@ -166,6 +166,12 @@ async fn the_tools_are_those_quill_tools_prints() {
             "{}",
             tool.name
         );
+        assert_eq!(
+            serde_json::to_value(&tool.annotations).unwrap(),
+            def["annotations"],
+            "{}",
+            tool.name
+        );
     }
     let info = s.peer_info().unwrap();
     assert_eq!(info.server_info.as_ref().unwrap().name, "quill");
@@ -561,12 +567,17 @@ struct Raw {
 
 impl Raw {
     fn start(env: &TestEnv) -> Raw {
+        Raw::start_with(env, &["mcp"], &[("QUILL_STATE_DIR", env.state.as_os_str())])
+    }
+
+    /// `quill ARGS…` with only PATH and `vars` in its environment.
+    fn start_with(env: &TestEnv, args: &[&str], vars: &[(&str, &std::ffi::OsStr)]) -> Raw {
         let mut child = Command::new(BIN)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("QUILL_STATE_DIR", &env.state)
+            .envs(vars.iter().copied())
             .current_dir(&env.dir)
-            .arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -602,19 +613,35 @@ impl Raw {
 
     /// The exit status, within 10 s; then its log.
     fn exit(mut self, what: &str) -> (std::process::ExitStatus, String) {
+        let (status, log, _) = self.exit_timed(what);
+        (status, log)
+    }
+
+    /// `exit`, and how long the server took to exit once its stdin closed.
+    fn exit_timed(&mut self, what: &str) -> (std::process::ExitStatus, String, Duration) {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let closed = Instant::now();
+        let deadline = closed + Duration::from_secs(10);
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
             assert!(Instant::now() < deadline, "quill mcp did not stop: {what}");
-            std::thread::sleep(Duration::from_millis(20));
+            std::thread::sleep(Duration::from_millis(5));
         };
+        let took = closed.elapsed();
         let mut log = String::new();
         let mut stderr = self.child.stderr.take().unwrap();
         std::io::Read::read_to_string(&mut stderr, &mut log).unwrap();
-        (status, log)
+        (status, log, took)
+    }
+
+    /// The lines the server wrote after the last one read, up to its end.
+    fn rest(&mut self) -> Vec<Value> {
+        self.lines
+            .by_ref()
+            .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+            .collect()
     }
 }
 
@@ -722,4 +749,241 @@ async fn grep_without_paths_searches_the_directory_not_the_protocol() {
     // The server still answers: nothing it read was taken for a search.
     call(&s, "quill_state", json!({})).await.ok();
     s.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tools_carry_hints_a_host_can_approve_reads_by() {
+    let env = TestEnv::new();
+    let s = connect(&env, &[], Client::default()).await;
+    let listed = s.list_all_tools().await.unwrap();
+    for tool in &listed {
+        let hints = tool
+            .annotations
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}", tool.name));
+        let reads = ["quill_read", "quill_glob", "quill_grep", "quill_state"];
+        let read_only = reads.contains(&tool.name.as_ref());
+        assert_eq!(hints.read_only_hint, Some(read_only), "{}", tool.name);
+        assert_eq!(hints.destructive_hint, Some(!read_only), "{}", tool.name);
+        assert_eq!(
+            hints.open_world_hint,
+            Some(false),
+            "{}: local files",
+            tool.name
+        );
+        let idempotent = read_only || ["quill_write", "quill_rm"].contains(&tool.name.as_ref());
+        assert_eq!(hints.idempotent_hint, Some(idempotent), "{}", tool.name);
+    }
+    s.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_served_tool_is_short_and_its_schemas_pass_a_strict_validator() {
+    let env = TestEnv::new();
+    let s = connect(&env, &[], Client::default()).await;
+    let listed = s.list_all_tools().await.unwrap();
+    assert_eq!(listed.len(), 10);
+    for tool in &listed {
+        let description = tool.description.as_deref().unwrap_or_default();
+        println!("{}: {} bytes of description", tool.name, description.len());
+        assert!(
+            description.len() <= 2048,
+            "{}: {} bytes of description",
+            tool.name,
+            description.len()
+        );
+        let mut schemas = vec![Value::Object((*tool.input_schema).clone())];
+        schemas.extend(
+            tool.output_schema
+                .as_ref()
+                .map(|o| Value::Object((**o).clone())),
+        );
+        for schema in &schemas {
+            let problems = crate::schema::strict_problems(schema);
+            assert!(problems.is_empty(), "{}: {problems:?}", tool.name);
+        }
+    }
+    s.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_required_argument_is_named_by_its_json_key() {
+    let env = TestEnv::new();
+    let s = connect(&env, &[], Client::default()).await;
+    let a = call(&s, "quill_read", json!({})).await;
+    let e = &a.err("usage").json["error"];
+    assert_eq!(e["message"], "missing required argument `path`", "{e}");
+    assert_eq!(e["argument"], "path", "{e}");
+    let hint = e["hint"].as_str().unwrap();
+    assert!(hint.contains(r#""path": "#), "{hint}");
+    assert!(
+        !a.text.contains("<PATH>") && !a.text.contains("--help"),
+        "{}",
+        a.text
+    );
+    // grep's pattern may come as `regexp` instead: the hint says so.
+    let a = call(&s, "quill_grep", json!({"paths": ["."]})).await;
+    let e = &a.err("usage").json["error"];
+    assert_eq!(e["message"], "missing required argument `pattern`", "{e}");
+    assert!(e["hint"].as_str().unwrap().contains("`regexp`"), "{e}");
+    call(&s, "quill_grep", json!({"regexp": ["x"]})).await.ok();
+    s.cancel().await.unwrap();
+    // `quill call` takes the same path.
+    let out = env
+        .cmd(["call"])
+        .stdin(r#"{"tool": "quill_transfer", "arguments": {"source": "a"}}"#)
+        .run();
+    out.err("usage", 2);
+    assert_eq!(
+        out.json["error"]["message"],
+        "missing required argument `destination`"
+    );
+    assert_eq!(out.json["error"]["argument"], "destination");
+    assert!(!out.stdout.contains("<DESTINATION>") && !out.stdout.contains("--help"));
+}
+
+#[test]
+fn a_malformed_request_with_an_id_is_answered_with_that_id() {
+    let env = TestEnv::new();
+    let mut s = Raw::start(&env);
+    s.initialize();
+    for (line, id, code) in [
+        (
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"oops"}"#,
+            json!(7),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"eight","method":"tools/list","params":[1]}"#,
+            json!("eight"),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}"#,
+            json!(9),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":10,"method":"ping"}"#,
+            json!(10),
+            -32600,
+        ),
+        (r#"{"id":11,"method":"ping"}"#, json!(11), -32600),
+        (r#"{"jsonrpc":"2.0","id":12,"method":7}"#, json!(12), -32600),
+    ] {
+        s.send(line);
+        let e = s.answer();
+        println!("-> {line}\n<- {e}");
+        assert_eq!(
+            (&e["id"], &e["error"]["code"]),
+            (&id, &json!(code)),
+            "{line}: {e}"
+        );
+    }
+    // Unanswerable: a line that is not JSON, a notification that does not fit; the server
+    // reads on and answers the next request.
+    s.send("{\"jsonrpc\":\"2.0\",\"id\":");
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}"#);
+    s.send(r#"{"jsonrpc":"2.0","id":13,"method":"ping"}"#);
+    let r = s.answer();
+    assert_eq!((&r["id"], &r["result"]), (&json!(13), &json!({})), "{r}");
+    let (status, log) = s.exit("stdin closed");
+    assert!(status.success(), "{status}");
+    assert!(
+        log.contains("quill mcp: refused a request: the params of `tools/call`"),
+        "{log}"
+    );
+    assert!(
+        log.contains("quill mcp: ignored a line that is not JSON"),
+        "{log}"
+    );
+}
+
+#[test]
+fn session_and_state_dir_are_arguments_of_mcp_as_clients_pass_them() {
+    // An SDK client passes the server only HOME, LOGNAME, PATH, SHELL, TERM and USER unless
+    // told otherwise: the session and the state directory come as arguments after `mcp`.
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    let state = env.base.join("elsewhere");
+    let mut s = Raw::start_with(
+        &env,
+        &[
+            "mcp",
+            "--session",
+            "agent-1",
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &[("HOME", env.base.as_os_str())],
+    );
+    s.initialize();
+    s.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quill_read","arguments":{"path":"a.txt"}}}"#,
+    );
+    let r = s.answer();
+    assert_eq!(r["result"]["structuredContent"]["ok"], true, "{r}");
+    let (status, log) = s.exit("stdin closed");
+    assert!(status.success(), "{status}");
+    assert!(log.contains("session 'agent-1';"), "{log}");
+    let out = env.json(&[
+        "--state-dir",
+        state.to_str().unwrap(),
+        "--session",
+        "agent-1",
+        "state",
+    ]);
+    out.ok();
+    assert_eq!(
+        out.json["baselines"][0]["path"],
+        env.path("a.txt").to_str().unwrap(),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !env.state.exists(),
+        "nothing in the default state directory"
+    );
+}
+
+#[test]
+fn closed_stdin_ends_the_server_within_the_clients_two_seconds() {
+    let env = TestEnv::new();
+    // Idle: at once.
+    let mut s = Raw::start(&env);
+    s.initialize();
+    let (status, _, took) = s.exit_timed("stdin closed, idle");
+    println!("idle: exited {took:?} after stdin closed");
+    assert!(status.success(), "{status}");
+    // A long copy in flight: it has its grace, then is abandoned cleanly and answered.
+    std::fs::File::create(env.path("big.bin"))
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    std::fs::create_dir(env.path("out")).unwrap();
+    let mut s = Raw::start(&env);
+    s.initialize();
+    s.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quill_transfer","arguments":{"source":"big.bin","destination":"out/"},"_meta":{"progressToken":"t"}}}"#,
+    );
+    assert_eq!(s.answer()["method"], "notifications/progress");
+    let (status, log, took) = s.exit_timed("stdin closed during a transfer");
+    println!("a transfer in flight: exited {took:?} after stdin closed");
+    assert!(status.success(), "{status}\n{log}");
+    let answer = s
+        .rest()
+        .into_iter()
+        .find(|m| m["id"] == 2)
+        .expect("the call is answered");
+    let json = &answer["result"]["structuredContent"];
+    crate::schema::validate_answer(json).unwrap();
+    match json["ok"].as_bool() {
+        // Under heavy load the copy may have finished within the grace: then it is whole.
+        Some(true) => assert_eq!(env.path("out/big.bin").metadata().unwrap().len(), 4 << 30),
+        _ => {
+            assert_eq!(json["error"]["kind"], "interrupted", "{json}");
+            assert!(!env.path("out/big.bin").exists());
+        }
+    }
+    assert_eq!(temporaries(&env.path("out")), Vec::<String>::new());
 }

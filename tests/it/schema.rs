@@ -233,3 +233,193 @@ fn without(v: &Value, path: &[&str]) -> Value {
     at.as_object_mut().unwrap().remove(*last);
     v
 }
+
+/// The `format` values JSON Schema 2020-12 defines (its format vocabulary). Ajv with
+/// ajv-formats knows every one; in strict mode it refuses a schema with any other.
+const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// The keywords of JSON Schema 2020-12 (core, applicator, unevaluated, validation,
+/// meta-data, format and content vocabularies): Ajv's strict mode refuses any other
+/// (`nullable`, an `x-` key, schemars' leftovers).
+const KEYWORDS: [&str; 57] = [
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "prefixItems",
+    "items",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// What a strict validator (Ajv's strict mode) refuses in `schema`: a key in a schema's
+/// place that is no keyword, or a `format` JSON Schema does not define — each as
+/// `POINTER: what`. Walks only the places that hold schemas (a property named `format` is a
+/// property, not a format).
+pub fn strict_problems(schema: &Value) -> Vec<String> {
+    fn walk(s: &Value, at: &str, out: &mut Vec<String>) {
+        let Value::Object(o) = s else {
+            if !s.is_boolean() {
+                out.push(format!("{at}: a schema is an object or a boolean, not {s}"));
+            }
+            return;
+        };
+        for (k, v) in o {
+            let here = format!("{at}/{k}");
+            match k.as_str() {
+                "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
+                    for (name, sub) in v.as_object().into_iter().flatten() {
+                        walk(sub, &format!("{here}/{name}"), out);
+                    }
+                }
+                "items"
+                | "additionalProperties"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "contentSchema" => walk(v, &here, out),
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                    for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
+                        walk(sub, &format!("{here}/{i}"), out);
+                    }
+                }
+                "format" if v.as_str().is_some_and(|f| STANDARD_FORMATS.contains(&f)) => {}
+                "format" => out.push(format!("{here}: {v} is not a format JSON Schema defines")),
+                k if KEYWORDS.contains(&k) => {}
+                k => out.push(format!("{here}: `{k}` is not a JSON Schema keyword")),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, "#", &mut out);
+    out
+}
+
+#[test]
+fn every_published_schema_passes_a_strict_validator() {
+    // The walk finds what Ajv's strict mode refuses.
+    let bad = json!({"type": "object", "properties": {
+        "format": {"type": "integer", "format": "uint64"},
+        "b": {"type": "string", "nullable": true},
+        "c": {"type": "string", "format": "date-time"},
+    }});
+    assert_eq!(
+        strict_problems(&bad).len(),
+        2,
+        "{:?}",
+        strict_problems(&bad)
+    );
+    let env = TestEnv::new();
+    let mut problems = Vec::new();
+    for name in NAMES {
+        let text = fs::read_to_string(schema_dir().join(format!("{name}.json"))).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        for p in strict_problems(&schema) {
+            problems.push(format!("schema/{name}.json {p}"));
+        }
+    }
+    let out = env.text(&["schema"]);
+    out.ok();
+    let all: Value = serde_json::from_str(&out.stdout).unwrap();
+    for (name, schema) in all.as_object().unwrap() {
+        for p in strict_problems(schema) {
+            problems.push(format!("quill schema {name}: {p}"));
+        }
+    }
+    for (format, key) in [
+        ("json", "/inputSchema"),
+        ("openai", "/function/parameters"),
+        ("anthropic", "/input_schema"),
+    ] {
+        let out = env.text(&["tools", "--format", format]);
+        out.ok();
+        let tools: Vec<Value> = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(tools.len(), 10);
+        for tool in &tools {
+            let schema = tool.pointer(key).expect("an argument schema");
+            for p in strict_problems(schema) {
+                problems.push(format!(
+                    "quill tools --format {format}, {}: {p}",
+                    tool.pointer("/name")
+                        .or(tool.pointer("/function/name"))
+                        .unwrap()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
