@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use crate::util::TestEnv;
 
+/// The grace's variable: the test harness sets it to 10 s (`TestEnv::program`); the tests of
+/// the default remove it.
+const GRACE: &str = "QUILL_STDIN_GRACE";
+
 /// A tree with the word in one file.
 fn tree() -> TestEnv {
     let env = TestEnv::new();
@@ -57,7 +61,11 @@ fn a_pipe_closed_empty_is_said_not_a_silent_no_match() {
 fn a_pipe_held_open_and_silent_is_not_waited_on() {
     let env = tree();
     // A harness that spawned quill with a pipe it never writes to and keeps open.
-    let mut child = env.cmd(["--json", "grep", "needle"]).stdin_pipe().spawn();
+    let mut child = env
+        .cmd(["--json", "grep", "needle"])
+        .env_remove(GRACE)
+        .stdin_pipe()
+        .spawn();
     let stdin = child.take_stdin();
     let started = Instant::now();
     let out = child.wait_at_most(Duration::from_secs(20));
@@ -83,6 +91,7 @@ fn a_persistent_shells_next_input_is_never_swallowed() {
         .program("sh")
         .args(["-c", "\"$Q\" grep needle; echo \"rc=$?\"; cat"])
         .env("Q", env!("CARGO_BIN_EXE_quill"))
+        .env_remove(GRACE)
         .stdin_pipe()
         .spawn();
     let mut stdin = child.take_stdin();
@@ -118,6 +127,7 @@ fn a_slow_pipeline_is_searched_however_long_it_takes() {
             "(sleep 1.5; echo 'a needle from the pipe') | \"$Q\" grep needle",
         ])
         .env("Q", env!("CARGO_BIN_EXE_quill"))
+        .env_remove(GRACE)
         .run();
     out.ok();
     assert_eq!(
@@ -139,9 +149,12 @@ fn a_writer_within_the_grace_is_searched_and_the_grace_can_be_set() {
     assert_eq!(g.matches.unwrap()[0].path, "<stdin>", "{}", out.report());
     // A parent that writes after 600 ms: past the default grace the directory is searched...
     let late = |grace: Option<&str>| {
-        let mut run = env.cmd(["--json", "grep", "needle"]).stdin_pipe();
+        let mut run = env
+            .cmd(["--json", "grep", "needle"])
+            .env_remove(GRACE)
+            .stdin_pipe();
         if let Some(g) = grace {
-            run = run.env("QUILL_STDIN_GRACE", g);
+            run = run.env(GRACE, g);
         }
         let mut child = run.spawn();
         let mut stdin = child.take_stdin();
@@ -164,7 +177,7 @@ fn a_writer_within_the_grace_is_searched_and_the_grace_can_be_set() {
     assert!(warning_kinds(&out).is_empty(), "{}", out.report());
     // A grace that is not a number of milliseconds is a usage error.
     env.cmd(["--json", "grep", "needle"])
-        .env("QUILL_STDIN_GRACE", "soon")
+        .env(GRACE, "soon")
         .stdin_pipe()
         .spawn()
         .wait_at_most(Duration::from_secs(20))

@@ -140,7 +140,9 @@ impl TestEnv {
     }
 
     /// A run of `program` in the work dir with a cleared environment: only `PATH`, `HOME` (the
-    /// base dir) and `QUILL_STATE_DIR` (the private state dir) are set.
+    /// base dir), `QUILL_STATE_DIR` (the private state dir) and `QUILL_STDIN_GRACE` (10 s: a
+    /// test that feeds grep's stdin from a thread must not lose the race against grep's
+    /// 100 ms grace on a loaded machine; `grep_stdin` removes it to test the default) are set.
     pub fn program(&self, program: impl AsRef<OsStr>) -> Run {
         let mut vars = BTreeMap::new();
         vars.insert(
@@ -152,6 +154,7 @@ impl TestEnv {
             OsString::from("QUILL_STATE_DIR"),
             self.state.clone().into_os_string(),
         );
+        vars.insert(OsString::from("QUILL_STDIN_GRACE"), OsString::from("10000"));
         Run {
             program: program.as_ref().to_owned(),
             args: Vec::new(),
