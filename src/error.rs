@@ -559,7 +559,6 @@ impl Error {
                 Error::NoSpace { path, op }
             }
             io::ErrorKind::Interrupted => Error::Interrupted,
-            _ if err.raw_os_error() == Some(libc_eperm()) => Error::PermissionDenied { path, op },
             _ => Error::Io {
                 path,
                 op,
@@ -1057,13 +1056,20 @@ pub(crate) fn shell_word(s: &str) -> String {
     }
 }
 
-const fn libc_eperm() -> i32 {
-    1
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// EPERM is a permission problem: std files it under `PermissionDenied` with EACCES, so no
+    /// raw code is compared (a bare 1 was, which on Windows is ERROR_INVALID_FUNCTION).
+    #[test]
+    fn operation_not_permitted_is_permission_denied() {
+        let p = Path::new("f");
+        let e = Error::io("write", p, crate::sys::not_permitted());
+        assert_eq!(e.kind(), "permission_denied");
+        let other = Error::io("write", p, io::Error::other("something else"));
+        assert_eq!(other.kind(), "io");
+    }
 
     /// Exit code → kinds, written out.
     pub(crate) const TABLE: [(u8, &[&str]); 4] = [
