@@ -147,7 +147,7 @@ fn a_writer_within_the_grace_is_searched_and_the_grace_can_be_set() {
     out.ok();
     let g = out.grep();
     assert_eq!(g.matches.unwrap()[0].path, "<stdin>", "{}", out.report());
-    // A parent that writes after 600 ms: past the default grace the directory is searched...
+    // A parent that writes after 2 s (20 times the grace: a slow start on a loaded machine cannot make the bytes come first): past the default grace the directory is searched...
     let late = |grace: Option<&str>| {
         let mut run = env
             .cmd(["--json", "grep", "needle"])
@@ -159,7 +159,7 @@ fn a_writer_within_the_grace_is_searched_and_the_grace_can_be_set() {
         let mut child = run.spawn();
         let mut stdin = child.take_stdin();
         let writer = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(600));
+            std::thread::sleep(Duration::from_millis(2000));
             let _ = stdin.write_all(b"late needle\n");
         });
         let out = child.wait_at_most(Duration::from_secs(20));
