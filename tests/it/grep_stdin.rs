@@ -147,7 +147,8 @@ fn a_writer_within_the_grace_is_searched_and_the_grace_can_be_set() {
     out.ok();
     let g = out.grep();
     assert_eq!(g.matches.unwrap()[0].path, "<stdin>", "{}", out.report());
-    // A parent that writes after 2 s (20 times the grace: a slow start on a loaded machine cannot make the bytes come first): past the default grace the directory is searched...
+    // A parent that writes after 2 s (20 times the grace: a slow start on a loaded machine
+    // cannot make the bytes come first): past the default grace the directory is searched...
     let late = |grace: Option<&str>| {
         let mut run = env
             .cmd(["--json", "grep", "needle"])
