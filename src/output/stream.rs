@@ -35,9 +35,6 @@ pub(crate) struct Stream {
     flush_each: bool,
     /// JSON files mode: `"index":"base64"` of each name that is not UTF-8, so far.
     raw_names: Option<String>,
-    /// The first write that failed (a reader that closed the pipe): nothing more is written,
-    /// and `finish` hands it on for the exit code (`emit`).
-    failed: Option<io::Error>,
 }
 
 impl Stream {
@@ -73,7 +70,6 @@ impl Stream {
             any: false,
             flush_each,
             raw_names: None,
-            failed: None,
         }
     }
 
@@ -90,15 +86,7 @@ impl Stream {
 
     /// A part of one file's output (`first`: its first part), in order.
     pub(crate) fn part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(io::Error::new(e.kind(), e.to_string()));
-        }
-        let written = self.write_part(bytes, first);
-        if let Err(e) = &written {
-            self.failed = Some(io::Error::new(e.kind(), e.to_string()));
-            let _ = STDOUT_FAILED.set(e.kind());
-        }
-        written
+        noted(self.write_part(bytes, first))
     }
 
     fn write_part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
@@ -117,20 +105,23 @@ impl Stream {
     }
 
     /// Everything written out; the rest of the answer is `emit`'s. JSON files mode: the
-    /// `filesBytes` member that follows the list, if some name needs it. The error is the
-    /// first write that failed, if one did (a closed pipe), else the last flush's.
+    /// `filesBytes` member that follows the list, if some name needs it.
     pub(crate) fn finish(mut self) -> (io::Result<()>, Option<String>) {
         let raw = self
             .raw_names
             .take()
             .filter(|r| !r.is_empty())
             .map(|r| format!(r#","filesBytes":{{{r}}}"#));
-        let flushed = match self.failed.take() {
-            Some(e) => Err(e),
-            None => self.out.flush(),
-        };
-        (flushed, raw)
+        (noted(self.out.flush()), raw)
     }
+}
+
+/// A write's result, its failure kept for the exit code (`STDOUT_FAILED`).
+fn noted(written: io::Result<()>) -> io::Result<()> {
+    if let Err(e) = &written {
+        let _ = STDOUT_FAILED.set(e.kind());
+    }
+    written
 }
 
 /// The start of a streamed grep object: the envelope's first keys, then the result's `mode`
