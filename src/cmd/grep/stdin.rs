@@ -11,6 +11,7 @@
 //! never reaches this. An empty stdin is not searched as a directory (a script's empty
 //! pipeline must not turn into matches from elsewhere): it is said (`stdin_empty`) instead.
 
+use std::ffi::{OsStr, OsString};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
@@ -92,31 +93,32 @@ fn parse_grace(v: &str) -> Option<Duration> {
 }
 
 /// The warning for a silent pipe: what happened and the two calls that say what is meant.
-pub(super) fn silent_message(waited: Duration, argv: &[std::ffi::OsString]) -> String {
-    let with = |word: &str| {
-        let mut words: Vec<&std::ffi::OsStr> = argv.iter().skip(1).map(|w| w.as_os_str()).collect();
-        words.push(std::ffi::OsStr::new(word));
-        crate::call::render(words).map_or_else(|| format!("add `{word}`"), |c| format!("`{c}`"))
-    };
+pub(super) fn silent_message(waited: Duration, argv: &[OsString]) -> String {
     format!(
         "standard input is an open pipe that sent nothing in {} ms (a harness's, not a \
          pipeline's), so it was not read: searched the current directory instead; to say so \
          and not wait: {}; to search stdin, waiting for it: {} (or set {GRACE_VAR})",
         waited.as_millis(),
-        with("."),
-        with("-"),
+        with_path(argv, "."),
+        with_path(argv, "-"),
     )
 }
 
 /// The warning for an empty stdin.
-pub(super) fn empty_message(argv: &[std::ffi::OsString]) -> String {
-    let mut words: Vec<&std::ffi::OsStr> = argv.iter().skip(1).map(|w| w.as_os_str()).collect();
-    words.push(std::ffi::OsStr::new("."));
-    let call = crate::call::render(words).map_or_else(|| "add `.`".into(), |c| format!("`{c}`"));
+pub(super) fn empty_message(argv: &[OsString]) -> String {
     format!(
         "standard input was empty (0 bytes), so nothing was searched — not even the current \
-         directory; to search the current directory: {call}"
+         directory; to search the current directory: {}",
+        with_path(argv, ".")
     )
+}
+
+/// This command line with `path` added at its end, quoted in backticks (or how to add it,
+/// when the line cannot be repeated).
+fn with_path(argv: &[OsString], path: &str) -> String {
+    let mut words: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
+    words.push(OsStr::new(path));
+    crate::call::render(words).map_or_else(|| format!("add `{path}`"), |c| format!("`{c}`"))
 }
 
 #[cfg(test)]
@@ -195,7 +197,7 @@ mod tests {
 
     #[test]
     fn the_messages_name_the_calls_that_work() {
-        let argv: Vec<std::ffi::OsString> = ["quill", "grep", "-n", "a b"].map(Into::into).into();
+        let argv: Vec<OsString> = ["quill", "grep", "-n", "a b"].map(Into::into).into();
         let m = silent_message(G, &argv);
         assert!(m.contains("100 ms"), "{m}");
         assert!(m.contains("`quill grep -n 'a b' .`"), "{m}");
