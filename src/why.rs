@@ -487,7 +487,7 @@ fn count_phrase(n: usize, complete: bool, more: &str) -> String {
     if !more.is_empty() {
         return format!("{least}{n}{more}");
     }
-    format!("{least}{n} {}", if n == 1 { "file" } else { "files" })
+    counted(n, complete, "file")
 }
 
 /// "3 lines", "1 file", "at least 10,000 lines" (when the look stopped early).
