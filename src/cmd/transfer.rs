@@ -273,7 +273,6 @@ fn same_file(src: &Resolved, dst: &Resolved) -> Error {
 /// An existing destination the caller may replace: its metadata, hash and — for a copy, up to
 /// the undo history's bound — its bytes, which the undo step keeps.
 struct Existing {
-    meta: Metadata,
     cur: guard::Current,
 }
 
@@ -314,10 +313,7 @@ fn check_destination(
     }
     // Replacing it gives its path new content; its other hard links keep the old.
     guard::warn_hard_links(s, &dst.target, &cur.meta);
-    Ok(Some(Existing {
-        meta: cur.meta.clone(),
-        cur,
-    }))
+    Ok(Some(Existing { cur }))
 }
 
 /// Whether the destination's directory is on the source's filesystem (a rename may work).
@@ -488,7 +484,7 @@ impl Job<'_> {
             // A copy over a verified version keeps the destination's mode, like cp; a move
             // brings the source's.
             Some(_) if self.move_ => staged.commit_replace(self.source_meta),
-            Some(existing) => staged.commit_replace(&existing.meta),
+            Some(existing) => staged.commit_replace(&existing.cur.meta),
             None => staged.commit_new().map_err(|e| match e {
                 Error::CreateConflict { path } => Error::DestinationExists { path },
                 other => other,
@@ -528,7 +524,7 @@ impl Job<'_> {
                 crate::sys::copy_owner(staged.file_mut(), self.source_meta);
                 source_mode
             }
-            (false, Some(existing)) => existing.meta.mode() & 0o7777,
+            (false, Some(existing)) => existing.cur.meta.mode() & 0o7777,
             (false, None) => source_mode & 0o777 & !crate::sys::umask(),
         };
         staged.set_mode(mode)
