@@ -6,7 +6,7 @@
 #   scripts/mutants.sh [FILE...] [-- CARGO-MUTANTS-ARGS...]
 #
 #   FILE     one or more of the guarded layer's files (default: all of them):
-#            src/publish.rs src/lock.rs src/probe.rs src/guard.rs src/checked.rs
+#            src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs src/state/checked.rs
 #            src/state/mod.rs src/state/session.rs src/state/history.rs
 #   --       anything after it goes to cargo-mutants itself (e.g. `-- --list`, `-- -j 2`,
 #            `-- --re 'seal'`).
@@ -52,20 +52,20 @@ while (($#)); do
     shift
 done
 if ((${#files[@]} == 0)); then
-    files=(src/publish.rs src/lock.rs src/probe.rs src/guard.rs src/checked.rs
+    files=(src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs src/state/checked.rs
         src/state/mod.rs src/state/session.rs src/state/history.rs)
 fi
 
 # The test filters (libtest substrings, OR'ed) that exercise each file.
 filters_for() {
     case $1 in
-    src/publish.rs) echo "publish:: guards:: write:: transfer::" ;;
-    src/lock.rs) echo "lock:: guards:: planted::" ;;
-    src/checked.rs) echo "checked:: lock:: state:: planted::" ;;
-    src/probe.rs) echo "probe:: guards::" ;;
-    src/guard.rs) echo "guard:: guards:: write:: edit:: undo::" ;;
+    src/guard/publish.rs) echo "publish:: guards:: write:: transfer::" ;;
+    src/state/lock.rs) echo "lock:: guards:: planted::" ;;
+    src/state/checked.rs) echo "checked:: lock:: state:: planted::" ;;
+    src/fs/probe.rs) echo "probe:: guards::" ;;
+    src/guard/mod.rs) echo "guard:: guards:: write:: edit:: undo::" ;;
     src/state/*) echo "state:: guards:: undo:: planted::" ;;
-    src/walk.rs | src/walk/*) echo "walk:: walk_order:: grep_stream:: search::" ;;
+    src/search/walk/*) echo "walk:: walk_order:: grep_stream:: search::" ;;
     *) echo "" ;;
     esac
 }

@@ -12,13 +12,13 @@ use std::time::Duration;
 
 use clap::FromArgMatches;
 
+use crate::agent;
+use crate::cli::drift;
 use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
-use crate::drift;
 use crate::error::{Error, Result, UsageDetail, exit};
-use crate::harness;
+use crate::fs::paths::Root;
 use crate::output::{self, Format, OutputConfig};
-use crate::paths::Root;
 use crate::report::{Report, VersionReport};
 use crate::settings::{Origin, Settings};
 use crate::warnings::{Warning, Warnings};
@@ -40,7 +40,7 @@ pub(crate) struct Answer {
 fn run_line(args: Vec<OsString>, origin: Origin) -> u8 {
     let answer = match answer(args, origin, |cli| match cli.command {
         Command::Call(_) => Some(call(&cli.global)),
-        Command::Mcp(_) => Some(crate::mcp::serve(&cli.global, run_embedded)),
+        Command::Mcp(_) => Some(crate::agent::mcp::serve(&cli.global, run_embedded)),
         _ => None,
     }) {
         Ok(answer) => answer,
@@ -142,7 +142,7 @@ fn run_embedded(args: Vec<OsString>, origin: Origin) -> output::Captured {
 /// `quill call`: the request on stdin as the command line the CLI would get, parsed and run
 /// by `run_line` like any other (never `call` again: the request names a tool).
 fn call(global: &cli::GlobalArgs) -> u8 {
-    match harness::call::command_line(global) {
+    match agent::call::command_line(global) {
         Ok((args, stdin)) => run_line(
             args.clone(),
             Origin {
@@ -367,7 +367,7 @@ fn run(cli: Cli, origin: Origin) -> Answer {
         }
     };
     let result = dispatch(&settings, cli.command).map_err(|mut e| {
-        crate::missing::explain(&settings, op, &mut e);
+        crate::search::missing::explain(&settings, op, &mut e);
         e
     });
     let answer = Answer {
@@ -411,7 +411,7 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
             | Command::Transfer(_)
             | Command::State(_)
     ) {
-        crate::journal::recover(s);
+        crate::guard::journal::recover(s);
     }
     match command {
         Command::Read(args) => cmd::read::run(s, args.resolve(s)?),
@@ -424,8 +424,8 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Rm(args) => cmd::rm::run(s, args.resolve(s)?),
         Command::Apply(args) => cmd::apply::run(s, args.resolve(s)?),
         Command::State(args) => cmd::state::run(s, args.resolve(s)?),
-        Command::Tools(args) => harness::tools::run(&args),
-        Command::Guide(_) => harness::guide::run(),
+        Command::Tools(args) => agent::tools::run(&args),
+        Command::Guide(_) => agent::guide::run(),
         // Run by `call` before any `Settings`: the request's command line is the one run.
         Command::Call(_) => Err(Error::usage("quill call takes its request on stdin")),
         Command::Mcp(_) => Err(Error::usage("quill mcp serves tool calls; it is not one")),

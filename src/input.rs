@@ -23,8 +23,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::paths::{self, Root};
-use crate::probe::{self, CHUNK};
+use crate::fs::paths::{self, Root};
+use crate::fs::probe::{self, CHUNK};
 use crate::settings::Origin;
 use crate::signals;
 use crate::sys::{self, FileTypeExt, MetadataExt};

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::fs::paths::Root;
 use crate::output::OutputConfig;
 use crate::output::progress::ProgressSink;
-use crate::paths::Root;
 use crate::state::{Cache, Store};
 use crate::warnings::{WarningKind, Warnings};
 

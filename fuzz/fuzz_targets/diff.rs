@@ -9,7 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::diff::{DIFF_MAX_LINES, INVALID_UTF8, PATCH_MAX_LINES, PatchTarget, Rendered, render};
+use quill::text::diff::{DIFF_MAX_LINES, INVALID_UTF8, PATCH_MAX_LINES, PatchTarget, Rendered, render};
 
 const NO_NEWLINE: &[u8] = b"\\ No newline at end of file\n";
 

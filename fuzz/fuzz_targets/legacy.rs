@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::encoding::legacy::{decode, detect, reencode};
+use quill::text::encoding::legacy::{decode, detect, reencode};
 
 const CODECS: [&encoding_rs::Encoding; 6] = [
     encoding_rs::WINDOWS_1251,

@@ -8,7 +8,7 @@
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use quill::notebook;
+use quill::text::notebook;
 use serde_json::{Map, Value};
 
 const BOM: &[u8] = b"\xef\xbb\xbf";

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::page::{PageSpec, Pager, page_all};
+use quill::text::page::{PageSpec, Pager, page_all};
 
 fuzz_target!(|input: (u8, u8, u8, u8, Vec<u16>, Vec<u8>)| {
     let (offset, limit, max_bytes, max_line_chars, cuts, data) = input;

@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::cmd::apply::patch::{ApplyOptions, apply, created_content, parse};
+use quill::edit::patch::{ApplyOptions, apply, created_content, parse};
 
 const BODY: &[u8] = b"\xef\xbb\xbffn main() {\r\n    let x = 1;\r\n}\r\n\nfn f() {\n\tlet x = 1;\n}\n\
                       a\na\nb\n\xff\xfe\n\n  def f():\n      pass\nlast line";

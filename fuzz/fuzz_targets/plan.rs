@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::cmd::edit::plan::{Edit, PlanOptions, plan};
+use quill::edit::plan::{Edit, PlanOptions, plan};
 
 fuzz_target!(|input: (u8, Vec<u8>, Vec<(String, String, bool)>)| {
     let (flags, body, raw_edits) = input;

@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     let saved = serde_json::to_vec(&session).expect("a session serializes");
     let reloaded: Session = serde_json::from_slice(&saved).expect("a saved session reloads");
     assert_eq!(reloaded.baselines(), baselines);
-    assert_eq!(reloaded.history, session.history);
+    assert_eq!(reloaded.history(), session.history());
     assert_eq!(
         (
             reloaded.version,

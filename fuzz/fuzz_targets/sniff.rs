@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quill::encoding::{Encoding, decode_utf16, encode_utf16};
-use quill::image;
-use quill::sniff::{SNIFF_LEN, Sniffed, sniff};
+use quill::text::encoding::{Encoding, decode_utf16, encode_utf16};
+use quill::text::image;
+use quill::text::sniff::{SNIFF_LEN, Sniffed, sniff};
 
 const MIMES: [&str; 6] = [
     "image/png",

@@ -16,12 +16,12 @@ use std::sync::Mutex;
 use self::best::{Best, Run};
 use crate::cli::{GlobArgs, SortKey};
 use crate::error::{Error, Result};
-use crate::glob_pattern::compile;
 use crate::report::{AsTyped, GlobReport, Report};
+use crate::search::glob_pattern::compile;
+use crate::search::walk::{self, WalkOptions, WalkProblems};
+use crate::search::why;
 use crate::settings::Settings;
 use crate::sys::{self, Dir};
-use crate::walk::{self, WalkOptions, WalkProblems};
-use crate::why;
 use globset::{Candidate, GlobSet};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
@@ -67,7 +67,7 @@ impl GlobArgs {
                      (`quill glob {}`) or make the pattern relative to PATH",
                     args.pattern,
                     p.display(),
-                    crate::call::shell_word(&args.pattern)
+                    crate::text::shell::shell_word(&args.pattern)
                 )));
             }
             args.path = Some(PathBuf::from(dir));
@@ -104,9 +104,9 @@ impl GlobArgs {
 
 /// PATH resolved inside the root: it must exist, be a directory, and be readable.
 fn search_dir(s: &Settings, path: &Path) -> Result<PathBuf> {
-    let dir = crate::paths::resolve(&s.cwd, s.root.as_ref(), path)?;
+    let dir = crate::fs::paths::resolve(&s.cwd, s.root.as_ref(), path)?;
     if !dir.exists {
-        return Err(crate::paths::not_found(dir.requested));
+        return Err(crate::fs::paths::not_found(dir.requested));
     }
     let base = dir.target;
     if !base.is_dir() {
@@ -282,7 +282,7 @@ fn stream_sorted(
     problems: &WalkProblems,
     printer: &crate::output::search::GlobPrinter,
 ) -> usize {
-    use crate::ordered::{Ahead, Window, ordered_map};
+    use crate::search::ordered::{Ahead, Window, ordered_map};
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(12));
     // The entries of one directory, its own entry left out (counted where it was listed).
     let level = |dir: &Path| {
@@ -386,7 +386,7 @@ struct Printed {
     count: usize,
 }
 
-impl crate::ordered::Weigh for Printed {
+impl crate::search::ordered::Weigh for Printed {
     fn weight(&self) -> usize {
         self.text.capacity()
     }
@@ -398,7 +398,7 @@ struct Lines {
     total: usize,
 }
 
-impl crate::ordered::Output for Lines {
+impl crate::search::ordered::Output for Lines {
     fn part(&mut self, bytes: &[u8], _first: bool) -> bool {
         self.out.part(bytes, true).is_ok()
     }

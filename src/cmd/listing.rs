@@ -12,12 +12,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::fs::paths::{Resolved, Root};
 use crate::output::text::human_bytes;
-use crate::page::PageSpec;
-use crate::paths::{Resolved, Root};
 use crate::report::{ListingEntry, ListingReport, Report};
+use crate::search::walk::{self, WalkOptions};
 use crate::settings::Settings;
-use crate::walk::{self, WalkOptions};
+use crate::text::page::PageSpec;
 use crate::warnings::WarningKind;
 
 /// How deep a listing goes.

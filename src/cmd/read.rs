@@ -16,18 +16,18 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 use crate::cli::ReadArgs;
-use crate::encoding::{self, Encoding, legacy};
 use crate::error::{Error, Result};
-use crate::image;
-use crate::lock::hex;
-use crate::notebook;
-use crate::page::{Page, PageSpec, Pager, Stop, page_all};
-use crate::paths::{self, Resolved};
-use crate::probe::{self, CHUNK, Identity};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::{self, CHUNK, Identity};
 use crate::report::{FileAccess, ReadReport, Report};
 use crate::settings::Settings;
-use crate::sniff::{self, Sniffed};
 use crate::state::Baseline;
+use crate::text::encoding::{self, Encoding, legacy};
+use crate::text::hex;
+use crate::text::image;
+use crate::text::notebook;
+use crate::text::page::{Page, PageSpec, Pager, Stop, page_all};
+use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
@@ -60,7 +60,7 @@ impl ReadArgs {
     /// Check the flags, then resolve the path (it must exist).
     pub(crate) fn resolve(self, s: &Settings) -> Result<ReadRequest> {
         let mut args = self;
-        (args.offset, args.limit) = crate::drift::read_window(
+        (args.offset, args.limit) = crate::cli::drift::read_window(
             args.offset,
             args.limit,
             args.end_line,

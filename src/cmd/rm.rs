@@ -11,9 +11,9 @@ use std::fs;
 
 use crate::cli::RmArgs;
 use crate::error::{Error, Result};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::parse_sha256;
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
-use crate::paths::{self, Resolved};
-use crate::probe::parse_sha256;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;

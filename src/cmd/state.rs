@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::{StateAction, StateArgs};
 use crate::error::{Error, Result};
-use crate::paths;
+use crate::fs::paths;
 use crate::report::Report;
 use crate::report::state::{SessionSummary, StateFile, StateReport};
 use crate::settings::Settings;

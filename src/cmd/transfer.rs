@@ -22,18 +22,18 @@ use sha2::{Digest, Sha256};
 
 use crate::cli::{ProgressMode, TransferArgs};
 use crate::error::{Error, Result};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::{self, Identity};
 use crate::guard;
-use crate::lock::hex;
+use crate::guard::parent::{NoReplace, NoReplaceError, Parent, Parents};
+use crate::guard::publish::Staged;
 use crate::output::progress::Progress;
-use crate::parent::{NoReplace, NoReplaceError, Parent, Parents};
-use crate::paths::{self, Resolved};
-use crate::probe::{self, Identity};
-use crate::publish::Staged;
 use crate::report::{AsTyped, FileAccess, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
 use crate::state::history::{Before, MAX_SESSION_BYTES};
 use crate::state::{Baseline, now_ns, path_key};
+use crate::text::hex;
 use crate::warnings::WarningKind;
 
 /// Size of one copy buffer. With `BUFFERS` of them in flight the copy holds 1 MiB, which stays

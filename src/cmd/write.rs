@@ -17,17 +17,17 @@ use std::path::PathBuf;
 
 use crate::cli::WriteArgs;
 use crate::error::{Error, Result, shell_quote};
+use crate::fs::paths::Resolved;
+use crate::fs::probe::{self, parse_sha256};
+use crate::guard::publish::Staged;
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::input::Input;
-use crate::lock::hex;
-use crate::paths::Resolved;
-use crate::placeholder;
-use crate::probe::{self, parse_sha256};
-use crate::publish::Staged;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::signals;
 use crate::state::history::{Before, MAX_SESSION_BYTES};
+use crate::text::hex;
+use crate::text::placeholder;
 
 const CHUNK: usize = 1024 * 1024;
 

@@ -263,7 +263,7 @@ fn error_json(op: Option<&str>, err: &Error, warnings: &[Warning]) -> Vec<u8> {
         },
         warnings,
     };
-    // An error object holds only strings, numbers and names (`crate::names`, which never
+    // An error object holds only strings, numbers and names (`crate::text::names`, which never
     // fail): it always encodes.
     let mut out = serde_json::to_vec(&failure).unwrap_or_default();
     out.push(b'\n');

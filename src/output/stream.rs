@@ -76,7 +76,7 @@ impl Stream {
     /// JSON files mode: entry `index` names `path` (its bytes are kept if it is not UTF-8).
     pub(crate) fn name(&mut self, index: usize, path: &std::path::Path) {
         if let Some(raw) = &mut self.raw_names
-            && let Some(b) = crate::names::raw_bytes(path)
+            && let Some(b) = crate::text::names::raw_bytes(path)
         {
             // Base64 and a number need no escaping.
             let comma = if raw.is_empty() { "" } else { "," };

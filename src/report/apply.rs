@@ -54,12 +54,12 @@ pub(crate) struct ApplyReport {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ApplyFile {
     /// The file written, created, moved to or deleted (symbolic links resolved).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// A move's old path (present only for `moved`).
-    #[serde(flatten, serialize_with = "crate::names::source")]
-    #[schemars(schema_with = "crate::names::opt::source")]
+    #[serde(flatten, serialize_with = "crate::text::names::source")]
+    #[schemars(schema_with = "crate::text::names::opt::source")]
     pub source: Option<PathBuf>,
     /// What happened to it.
     #[schemars(extend("enum" = ["modified", "created", "deleted", "moved"]))]

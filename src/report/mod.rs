@@ -82,8 +82,8 @@ impl Report {
 /// Which file a result showed or changed, and how.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FileAccess {
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// `read` (a read showed it) or `write` (a change wrote it).
     #[schemars(extend("enum" = ["read", "write"]))]

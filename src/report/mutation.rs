@@ -16,12 +16,12 @@ pub(crate) struct MutationReport {
     #[serde(skip)]
     pub op: &'static str,
     /// The file changed (symlinks resolved).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link (the link is kept).
-    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
-    #[schemars(schema_with = "crate::names::opt::via_symlink")]
+    #[serde(flatten, serialize_with = "crate::text::names::via_symlink")]
+    #[schemars(schema_with = "crate::text::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file, access `write`; absent for a dry run.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -14,12 +14,12 @@ use super::FileAccess;
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ReadReport {
     /// The file shown (symlinks resolved).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// The path as named, when it is a symbolic link.
-    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
-    #[schemars(schema_with = "crate::names::opt::via_symlink")]
+    #[serde(flatten, serialize_with = "crate::text::names::via_symlink")]
+    #[schemars(schema_with = "crate::text::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_access: Option<FileAccess>,
@@ -122,11 +122,11 @@ impl ReadReport {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ListingReport {
     /// The directory listed (symlinks resolved).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
-    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
-    #[schemars(schema_with = "crate::names::opt::via_symlink")]
+    #[serde(flatten, serialize_with = "crate::text::names::via_symlink")]
+    #[schemars(schema_with = "crate::text::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// Always `directory`.
     #[schemars(extend("enum" = ["directory"]))]
@@ -152,8 +152,8 @@ pub(crate) struct ListingReport {
     /// The listing stopped at its entry bound, or some directory could not be read.
     pub walk_incomplete: bool,
     /// Directories that could not be read, sorted.
-    #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
-    #[schemars(schema_with = "crate::names::list::unreadable_directories")]
+    #[serde(flatten, serialize_with = "crate::text::names::unreadable_directories")]
+    #[schemars(schema_with = "crate::text::names::list::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// The shown entries as text output prints them (paths as typed).
     #[serde(skip)]
@@ -201,7 +201,7 @@ impl JsonSchema for ListingEntry {
         "ListingEntry".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::names::shape::{Shape, names};
+        use crate::text::names::shape::{Shape, names};
         let path = names(
             "path",
             "The entry (not resolved: a symbolic link is listed as itself).",
@@ -255,7 +255,7 @@ fn name<M: serde::ser::SerializeMap>(
     path: &std::path::Path,
 ) -> Result<(), M::Error> {
     m.serialize_entry(key, &path.to_string_lossy())?;
-    if let Some(bytes) = crate::names::raw_bytes(path) {
+    if let Some(bytes) = crate::text::names::raw_bytes(path) {
         m.serialize_entry(bytes_key, &bytes)?;
     }
     Ok(())

@@ -17,12 +17,12 @@ pub(crate) struct WalkSummary {
     /// Some part of the tree was not searched (unreadable, or `--max-walk`).
     pub walk_incomplete: bool,
     /// Directories below PATH that could not be read (skipped), sorted.
-    #[serde(flatten, serialize_with = "crate::names::unreadable_directories")]
-    #[schemars(schema_with = "crate::names::list::unreadable_directories")]
+    #[serde(flatten, serialize_with = "crate::text::names::unreadable_directories")]
+    #[schemars(schema_with = "crate::text::names::list::unreadable_directories")]
     pub unreadable_directories: Vec<PathBuf>,
     /// Files that could not be opened or read (skipped), sorted.
-    #[serde(flatten, serialize_with = "crate::names::unreadable_files")]
-    #[schemars(schema_with = "crate::names::list::unreadable_files")]
+    #[serde(flatten, serialize_with = "crate::text::names::unreadable_files")]
+    #[schemars(schema_with = "crate::text::names::list::unreadable_files")]
     pub unreadable_files: Vec<PathBuf>,
 }
 
@@ -48,8 +48,8 @@ pub(crate) struct Why {
     /// The pattern that finds them, when it is not the one given.
     pub pattern: Option<String>,
     /// Up to 3 of them, absolute, in path order (lossily decoded: never an error).
-    #[serde(flatten, serialize_with = "crate::names::examples")]
-    #[schemars(schema_with = "crate::names::list::examples")]
+    #[serde(flatten, serialize_with = "crate::text::names::examples")]
+    #[schemars(schema_with = "crate::text::names::list::examples")]
     pub examples: Vec<PathBuf>,
     /// The call that shows them; null when the command line cannot be repeated.
     pub call: Option<String>,
@@ -62,8 +62,8 @@ pub(crate) struct Why {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GlobReport {
     /// Absolute paths of this page.
-    #[serde(flatten, serialize_with = "crate::names::files")]
-    #[schemars(schema_with = "crate::names::list::files")]
+    #[serde(flatten, serialize_with = "crate::text::names::files")]
+    #[schemars(schema_with = "crate::text::names::list::files")]
     pub files: Vec<PathBuf>,
     /// Matches in the whole result.
     pub total: usize,
@@ -125,8 +125,8 @@ pub(crate) struct SearchResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<GrepMatch>>,
     /// Files mode: absolute paths of the matching files of this page.
-    #[serde(flatten, serialize_with = "crate::names::files")]
-    #[schemars(schema_with = "crate::names::opt_list::files")]
+    #[serde(flatten, serialize_with = "crate::text::names::files")]
+    #[schemars(schema_with = "crate::text::names::opt_list::files")]
     pub files: Option<Vec<PathBuf>>,
     /// Count mode: matching lines per file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,8 +144,8 @@ pub(crate) struct SearchResult {
     #[serde(flatten)]
     pub walk: WalkSummary,
     /// PATHs named among others that do not exist (the others were searched; exit 2).
-    #[serde(flatten, serialize_with = "crate::names::missing_paths")]
-    #[schemars(schema_with = "crate::names::list::missing_paths")]
+    #[serde(flatten, serialize_with = "crate::text::names::missing_paths")]
+    #[schemars(schema_with = "crate::text::names::list::missing_paths")]
     pub missing_paths: Vec<PathBuf>,
     /// Why nothing matched, when the second look found matches the filters hid; else null.
     pub why: Option<Why>,
@@ -166,8 +166,8 @@ pub(crate) struct SearchResult {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GrepMatch {
     /// The file (absolute), shared by its matches.
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: Arc<Path>,
     /// 1-based line number.
     pub line: u64,
@@ -242,8 +242,8 @@ impl Serialize for Text {
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct FileCount {
     /// The file (absolute).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// Its matching lines.
     pub count: u64,

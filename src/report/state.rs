@@ -22,8 +22,8 @@ pub(crate) struct StateReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<SessionSummary>>,
     /// forget: the file whose baseline it was (resolved).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::opt::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::opt::path")]
     pub path: Option<PathBuf>,
     /// forget: whether there was a baseline to forget.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -41,8 +41,8 @@ pub(crate) struct StateReport {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StateFile {
     /// The file (canonical).
-    #[serde(flatten, serialize_with = "crate::names::path")]
-    #[schemars(schema_with = "crate::names::one::path")]
+    #[serde(flatten, serialize_with = "crate::text::names::path")]
+    #[schemars(schema_with = "crate::text::names::one::path")]
     pub path: PathBuf,
     /// The baseline's SHA-256 (64 hex digits).
     #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]

@@ -26,16 +26,16 @@ pub(crate) struct ProgressEvent {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TransferReport {
     /// The file copied or moved (symlinks resolved).
-    #[serde(flatten, serialize_with = "crate::names::source")]
-    #[schemars(schema_with = "crate::names::one::source")]
+    #[serde(flatten, serialize_with = "crate::text::names::source")]
+    #[schemars(schema_with = "crate::text::names::one::source")]
     pub source: PathBuf,
     /// The source as named, when it is a symbolic link (the file it points to was transferred).
-    #[serde(flatten, serialize_with = "crate::names::via_symlink")]
-    #[schemars(schema_with = "crate::names::opt::via_symlink")]
+    #[serde(flatten, serialize_with = "crate::text::names::via_symlink")]
+    #[schemars(schema_with = "crate::text::names::opt::via_symlink")]
     pub via_symlink: Option<PathBuf>,
     /// The file created or replaced.
-    #[serde(flatten, serialize_with = "crate::names::destination")]
-    #[schemars(schema_with = "crate::names::one::destination")]
+    #[serde(flatten, serialize_with = "crate::text::names::destination")]
+    #[schemars(schema_with = "crate::text::names::one::destination")]
     pub destination: PathBuf,
     /// Bytes transferred.
     pub bytes: u64,

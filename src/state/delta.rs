@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::session::{Session, UndoStep};
-use crate::probe::sha256_bytes;
+use crate::fs::probe::sha256_bytes;
 
 /// One update's changes.
 #[derive(Debug, Serialize, Deserialize)]

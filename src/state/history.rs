@@ -17,9 +17,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::session::{Session, UndoStep};
-use crate::checked;
 use crate::error::{Error, Result};
-use crate::probe::sha256_bytes;
+use crate::fs::probe::sha256_bytes;
+use crate::state::checked;
 use crate::warnings::{WarningKind, Warnings};
 
 pub const MAX_STEPS: usize = 8;

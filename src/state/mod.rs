@@ -14,8 +14,10 @@
 //! write, is refused; every entry in it is opened and checked by `checked` (no FIFO, no link,
 //! no file of another user is ever followed or waited on).
 
+pub(crate) mod checked;
 mod delta;
 pub mod history;
+pub(crate) mod lock;
 pub mod session;
 
 use std::cell::RefCell;
@@ -27,11 +29,10 @@ use std::time::Duration;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::checked;
 use crate::error::{Error, Result};
-use crate::lock::{self, LockGuard};
 use crate::sys::{self, MetadataExt};
 use crate::warnings::{WarningKind, Warnings};
+use lock::LockGuard;
 
 pub use history::History;
 pub use session::{
@@ -213,7 +214,7 @@ fn read_checked(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>> {
 
 /// The hex name of a session's files.
 fn session_id(name: &str) -> String {
-    lock::hex(&Sha256::digest(name.as_bytes()))
+    crate::text::hex(&Sha256::digest(name.as_bytes()))
 }
 
 /// One session's file in a store.
@@ -729,7 +730,7 @@ mod layer_tests {
             store
                 .session(name)
                 .update(|s| {
-                    let id = crate::probe::Identity {
+                    let id = crate::fs::probe::Identity {
                         dev: 0,
                         ino: 0,
                         size: 0,

@@ -13,8 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::lock;
-use crate::probe::Identity;
+use crate::fs::probe::Identity;
 use crate::sys;
 
 pub const VERSION: u32 = 1;
@@ -392,7 +391,10 @@ impl Session {
 pub fn path_key(path: &Path) -> String {
     match path.to_str() {
         Some(s) => s.to_string(),
-        None => format!("\u{0}hex:{}", lock::hex(&sys::os_bytes(path.as_os_str()))),
+        None => format!(
+            "\u{0}hex:{}",
+            crate::text::hex(&sys::os_bytes(path.as_os_str()))
+        ),
     }
 }
 

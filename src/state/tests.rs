@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::*;
-use crate::probe::Identity;
+use crate::fs::probe::Identity;
 
 /// A baseline of `path` with hash `sha` and a fixed identity (shared by the state tests).
 pub(super) fn baseline(path: &str, sha: &str) -> Baseline {
@@ -121,7 +121,7 @@ fn clear_removes_the_session_and_its_undo_blobs_only() {
             session.record(baseline("/w/x", "aa"));
             let old = history::Before::Bytes {
                 bytes: b"old",
-                sha256: &crate::probe::sha256_bytes(b"old"),
+                sha256: &crate::fs::probe::sha256_bytes(b"old"),
             };
             history.push(session, "/w/x", old, "aa");
         })

@@ -1,7 +1,7 @@
 //! The reference in `docs/` cannot drift from the binary. Every command `quill --help` lists
 //! has a page; every long flag a command's `--help` lists is named on that page (the global
 //! options on the global options page), and so is every subcommand (`state show`); every
-//! error kind — the exit-code table of `src/error.rs`, which its unit test checks against
+//! error kind — the exit-code table of `src/error/mod.rs`, which its unit test checks against
 //! `Error::exit_code` — has its row and its section in `docs/errors.md` and its place in the
 //! exit-code table of `docs/json.md`, and a few errors the binary really answers have the
 //! exit code the pages give. No page links outside the repository or names the contract
@@ -152,13 +152,13 @@ fn every_flag_of_every_command_is_on_its_page() {
     }
 }
 
-/// (exit code, kind) for every error kind: the table of `src/error.rs`'s tests, which a unit
+/// (exit code, kind) for every error kind: the table of `src/error/mod.rs`'s tests, which a unit
 /// test there checks against `Error::exit_code` and the serde tag of every variant.
 fn error_table() -> Vec<(u8, String)> {
-    let src = page("src/error.rs");
+    let src = page("src/error/mod.rs");
     let start = src
         .find("const TABLE")
-        .unwrap_or_else(|| fail("src/error.rs has no exit-code TABLE"));
+        .unwrap_or_else(|| fail("src/error/mod.rs has no exit-code TABLE"));
     let end = src[start..].find("];").map_or(src.len(), |e| start + e);
     let mut code = None;
     let mut out = Vec::new();
@@ -179,7 +179,7 @@ fn error_table() -> Vec<(u8, String)> {
     }
     assert!(
         out.len() >= 30,
-        "too few kinds parsed from src/error.rs: {out:?}"
+        "too few kinds parsed from src/error/mod.rs: {out:?}"
     );
     out
 }
@@ -288,7 +288,7 @@ fn the_binary_answers_with_the_documented_exit_codes() {
         .collect();
     assert!(
         missing.is_empty(),
-        "kinds of src/error.rs missing from `quill schema error`: {missing:?}"
+        "kinds of src/error/mod.rs missing from `quill schema error`: {missing:?}"
     );
 }
 

@@ -11,17 +11,18 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
-use crate::encoding::Encoding;
-use crate::error::{Error, MissFix, PatchProblem};
+use crate::edit::miss::MissFix;
+use crate::edit::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
+use crate::error::{Error, PatchProblem};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::sha256_bytes;
+use crate::guard::parent::Parent;
 use crate::guard::{self, Current};
-use crate::parent::Parent;
-use crate::paths::{self, Resolved};
-use crate::placeholder;
-use crate::probe::sha256_bytes;
 use crate::settings::Settings;
-use crate::sniff::{self, Sniffed};
 use crate::state::session::Session;
+use crate::text::encoding::Encoding;
+use crate::text::placeholder;
+use crate::text::sniff::{self, Sniffed};
 
 /// The options every section shares.
 pub(crate) struct Options<'a> {

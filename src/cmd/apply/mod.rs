@@ -9,25 +9,24 @@
 //! file, grouped so that `quill undo` reverts the whole apply.
 
 pub(crate) mod files;
-pub mod patch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::cli::ApplyArgs;
+use crate::edit::patch::{self, Format, Patch};
 use crate::error::{Error, PatchProblem, Result};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::{Identity, parse_sha256};
+use crate::guard::journal::{self, Action, Member};
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::input::Input;
-use crate::journal::{self, Action, Member};
-use crate::paths::{self, Resolved};
-use crate::probe::{Identity, parse_sha256};
 use crate::report::apply::{ApplyFile, ApplyReport};
 use crate::report::{AsTyped, FileAccess, Report};
 use crate::settings::Settings;
 use crate::state::history::Before;
 use crate::state::{Baseline, path_key};
 use crate::sys::{self, MetadataExt};
-use patch::{Format, Patch};
 
 use files::{FileAction, Planned};
 
@@ -66,7 +65,7 @@ impl ApplyArgs {
             Input::open_in(s.root.as_ref(), &s.cwd, &self.patch, OP)?
         };
         let text = input.read_all(OP, self.max_file_bytes)?;
-        let fingerprint = crate::probe::sha256_bytes(&text);
+        let fingerprint = crate::fs::probe::sha256_bytes(&text);
         let patch = patch::parse(&text, self.strip).map_err(|e| {
             Error::invalid_argument_fix(
                 format!(

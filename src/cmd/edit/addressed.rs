@@ -8,8 +8,8 @@ use std::path::Path;
 use crate::cli::EditArgs;
 use crate::error::{Error, shell_quote};
 
-use super::lines::{self, Address, RangeError};
-use super::plan::{EditPlan, LineSpan};
+use crate::edit::lines::{self, Address, RangeError};
+use crate::edit::plan::{EditPlan, LineSpan};
 
 /// The address of the command line, if the edit is line-addressed.
 pub(super) fn address(args: &EditArgs) -> Option<Address> {
@@ -31,7 +31,7 @@ pub(super) fn plan(
     let notebook = target
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
-    if notebook && crate::notebook::render(body).is_ok() {
+    if notebook && crate::text::notebook::render(body).is_ok() {
         return Err(Error::invalid_argument_fix(
             format!(
                 "{} is a notebook: read shows its cells, whose line numbers are not the file's, so it takes no line-addressed edit; nothing was written",

@@ -8,13 +8,13 @@
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
-use crate::call;
 use crate::cli::arg_bytes;
-use crate::encoding::{Encoding, legacy};
 use crate::error::Error;
+use crate::text::encoding::{Encoding, legacy};
+use crate::text::shell;
 
-use super::lines::Address;
-use super::plan::Edit;
+use crate::edit::lines::Address;
+use crate::edit::plan::Edit;
 
 /// Which text of the request the bytes stand for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +173,7 @@ fn retyped(argv: &[OsString], bytes: &[u8], text: &str) -> Option<String> {
         found = Some((i, replacement));
     }
     let (i, replacement) = found?;
-    call::replaced(argv, i, OsStr::new(&replacement))
+    shell::replaced(argv, i, OsStr::new(&replacement))
 }
 
 #[cfg(test)]

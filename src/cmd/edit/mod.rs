@@ -12,10 +12,6 @@
 
 mod addressed;
 mod given;
-mod lines;
-mod miss;
-pub mod plan;
-mod repair;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -25,21 +21,22 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::EditArgs;
-use crate::encoding::{self, Encoding, legacy};
 use crate::error::{Error, Result};
+use crate::fs::paths::{self, Resolved};
+use crate::fs::probe::{parse_sha256, sha256_bytes};
 use crate::guard::{self, Change};
 use crate::input::Input;
-use crate::paths::{self, Resolved};
-use crate::placeholder;
-use crate::probe::{parse_sha256, sha256_bytes};
 use crate::report::{LineSpan, Report};
 use crate::settings::Settings;
-use crate::sniff::{self, Sniffed};
 use crate::state::history::Before;
+use crate::text::encoding::{self, Encoding, legacy};
+use crate::text::placeholder;
+use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
 
+use crate::edit::lines;
+use crate::edit::plan::{self, Edit, PlanError, PlanOptions};
 use given::{Slot, Undecoded};
-use plan::{Edit, PlanError, PlanOptions};
 
 /// One element of `--edits`.
 #[derive(Debug, Deserialize)]

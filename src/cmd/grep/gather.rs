@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::lines::FileResult;
 use crate::cli::GrepMode;
-use crate::ordered::Output;
 use crate::output::stream::Stream;
+use crate::search::ordered::Output;
 
 /// The results so far.
 pub(super) struct Gather {

@@ -49,7 +49,7 @@ pub(super) struct LineRec {
     pub entry: bool,
 }
 
-impl crate::ordered::Weigh for FileResult {
+impl crate::search::ordered::Weigh for FileResult {
     /// The bytes it holds: rendered output, or stored text and line records.
     fn weight(&self) -> usize {
         let lines = self.lines.as_ref().map_or(0, |l| {

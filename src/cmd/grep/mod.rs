@@ -22,19 +22,19 @@ use grep_searcher::{BinaryDetection, SearcherBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
 
-use crate::call::shell_word;
 use crate::cli::{GrepArgs, GrepMode};
 use crate::error::{Error, Result};
 use crate::output::Format;
 use crate::output::search::GrepPrinter;
 use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeDef, View};
 use crate::report::{AsTyped, Report, TypedRoot};
+use crate::search::walk::{self, WalkOptions, WalkProblems};
+use crate::search::why::Reading;
 use crate::settings::Settings;
-use crate::walk::{self, WalkOptions, WalkProblems};
+use crate::text::shell::shell_word;
 use crate::warnings::WarningKind;
-use crate::why::Reading;
 
-use crate::ordered::{self, Window};
+use crate::search::ordered::{self, Window};
 use entries::{Shape, content_page};
 use gather::{Gather, Target};
 use worker::{Item, Worker};
@@ -231,13 +231,13 @@ fn overrides(s: &Settings, globs: &[String]) -> Result<Option<Override>> {
         ob.add(g).map_err(|e| Error::InvalidPattern {
             message: format!("--glob {g}: {e}"),
             position: None,
-            fix: Some(crate::glob_pattern::GLOB_SYNTAX.into()),
+            fix: Some(crate::search::glob_pattern::GLOB_SYNTAX.into()),
         })?;
     }
     ob.build().map(Some).map_err(|e| Error::InvalidPattern {
         message: e.to_string(),
         position: None,
-        fix: Some(crate::glob_pattern::GLOB_SYNTAX.into()),
+        fix: Some(crate::search::glob_pattern::GLOB_SYNTAX.into()),
     })
 }
 
@@ -387,7 +387,7 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         }
     }
     let why = if total == 0 {
-        let walked = crate::why::Walked {
+        let walked = crate::search::why::Walked {
             paths: &q.targets,
             opts: q.walk,
             root: s.root.as_ref(),
@@ -395,13 +395,14 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
             types: selection.1,
         };
         let argv = s.origin.argv.clone();
-        let line = crate::why::Line {
+        let line = crate::search::why::Line {
             cwd: &s.cwd,
             argv: &argv,
         };
         let noun = if content { "matches" } else { "files" };
-        crate::why::grep_reading(&walked, &q.readings, &shared.searcher)
-            .or_else(|| crate::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line))
+        crate::search::why::grep_reading(&walked, &q.readings, &shared.searcher).or_else(|| {
+            crate::search::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line)
+        })
     } else {
         None
     };
@@ -598,7 +599,7 @@ fn readings(patterns: &[String], args: &GrepArgs, argv: &[std::ffi::OsString]) -
                 matcher,
                 reason: "rewritten",
                 flags: Vec::new(),
-                call: at.and_then(|i| crate::call::replaced(argv, i, alt.as_ref())),
+                call: at.and_then(|i| crate::text::shell::replaced(argv, i, alt.as_ref())),
                 pattern: Some(alt),
                 said: r"with `\|` read as alternation (GNU grep's; here it is `|`),".into(),
             });
@@ -610,7 +611,7 @@ fn readings(patterns: &[String], args: &GrepArgs, argv: &[std::ffi::OsString]) -
             reason: "fixed",
             flags: vec!["-F"],
             pattern: None,
-            call: crate::call::with_flags(argv, &["-F"]),
+            call: crate::text::shell::with_flags(argv, &["-F"]),
             said: "as a fixed string".into(),
         });
     }
@@ -627,7 +628,7 @@ fn build_matcher(
         .map_err(|e| {
             if !args.multiline && first_line(&e).contains(r#""\n""#) {
                 // A line break, typed or as `\n`: -F does not help, -U does.
-                let fix = match crate::call::with_flags(argv, &["-U"]) {
+                let fix = match crate::text::shell::with_flags(argv, &["-U"]) {
                     Some(call) => format!("add -U to let a match span lines: `{call}`"),
                     None => "add -U (--multiline) to let a match span lines".into(),
                 };
@@ -778,10 +779,10 @@ fn resolve_paths(s: &Settings, paths: &[PathBuf]) -> Result<Targets> {
             t.stdin = true;
             continue;
         }
-        let r = crate::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
+        let r = crate::fs::paths::resolve(&s.cwd, s.root.as_ref(), p)?;
         if !r.exists {
-            let mut e = crate::paths::not_found(r.requested);
-            crate::missing::explain(s, "grep", &mut e);
+            let mut e = crate::fs::paths::not_found(r.requested);
+            crate::search::missing::explain(s, "grep", &mut e);
             t.missing.push(e);
             continue;
         }

@@ -118,7 +118,7 @@ pub(super) fn empty_message(argv: &[OsString]) -> String {
 fn with_path(argv: &[OsString], path: &str) -> String {
     let mut words: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
     words.push(OsStr::new(path));
-    crate::call::render(words).map_or_else(|| format!("add `{path}`"), |c| format!("`{c}`"))
+    crate::text::shell::render(words).map_or_else(|| format!("add `{path}`"), |c| format!("`{c}`"))
 }
 
 #[cfg(test)]

@@ -20,10 +20,10 @@ use super::lines::{FileLines, FileResult};
 use super::sink::{Collector, DirectRender, Printed, Settled};
 use super::{Render, Shared};
 use crate::cli::GrepMode;
-use crate::ordered::Ahead;
+use crate::fs::probe;
 use crate::output::search::LineWindow;
-use crate::probe;
 use crate::report::search::{ContextLine, Text};
+use crate::search::ordered::Ahead;
 
 /// What standard input is called in results (text and JSON): not a path any file can have
 /// (JSON paths are absolute).
@@ -72,7 +72,7 @@ impl<'a> Worker<'a> {
     ) -> Option<FileResult> {
         // The guarded open's flags alone (`O_NONBLOCK`, `O_NOFOLLOW` unless links are followed):
         // no FIFO swapped in after the walk listed a file can block a worker.
-        let short = crate::walk::below(&item.path, &self.shared.cwd).unwrap_or(&item.path);
+        let short = crate::search::walk::below(&item.path, &self.shared.cwd).unwrap_or(&item.path);
         let file = match probe::open_flagged(short, self.shared.follow || item.explicit) {
             Ok(f) => f,
             Err(_) => {
@@ -181,7 +181,7 @@ impl<'a> Worker<'a> {
                 GrepMode::Content => return Some(self.rest(&part, ahead)),
             },
             Render::Json => match self.shared.mode {
-                // As a stored list has them (`crate::names`): the name, lossily, and a count
+                // As a stored list has them (`crate::text::names`): the name, lossily, and a count
                 // as `FileCount`; the bytes of a name that is not UTF-8 go after the list.
                 // Writing to a Vec cannot fail.
                 GrepMode::Files => {
@@ -278,7 +278,7 @@ impl Part<'_> {
                         out.push(b',');
                     }
                     first = false;
-                    // Names never fail to encode (`crate::names`), nor does writing to a Vec.
+                    // Names never fail to encode (`crate::text::names`), nor does writing to a Vec.
                     let _ = serde_json::to_writer(&mut out, &m);
                 });
             }

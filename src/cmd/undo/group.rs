@@ -8,9 +8,9 @@
 use crate::cmd::apply::files::{FileAction, Planned};
 use crate::cmd::apply::{self};
 use crate::error::{Error, Result};
+use crate::fs::paths;
+use crate::fs::probe::{Identity, sha256_bytes};
 use crate::guard;
-use crate::paths;
-use crate::probe::{Identity, sha256_bytes};
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;

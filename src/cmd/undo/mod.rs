@@ -12,11 +12,11 @@ mod group;
 
 use crate::cli::UndoArgs;
 use crate::error::{Error, Result};
+use crate::fs::paths::Resolved;
+use crate::fs::probe::sha256_bytes;
+use crate::guard::parent::Parent;
+use crate::guard::publish::Staged;
 use crate::guard::{self, Change, DIFF_INPUT_MAX};
-use crate::parent::Parent;
-use crate::paths::Resolved;
-use crate::probe::sha256_bytes;
-use crate::publish::Staged;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;
@@ -119,7 +119,7 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
         };
         let baseline = match (&restored, &published) {
             (Some(bytes), Some(meta)) => {
-                let id = crate::probe::Identity::of(meta);
+                let id = crate::fs::probe::Identity::of(meta);
                 Some(Baseline {
                     written: true,
                     ..Baseline::new(&target, sha256_bytes(bytes), &id, complete)
@@ -200,7 +200,7 @@ fn restore_removed(
         }
         staged.write_all(&bytes)?;
         let published = guard::commit(s, staged, None)?;
-        let id = crate::probe::Identity::of(&published);
+        let id = crate::fs::probe::Identity::of(&published);
         let baseline = Baseline {
             written: true,
             ..Baseline::new(&target, hash.clone(), &id, false)
