@@ -13,7 +13,7 @@ use crate::cli::RmArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::parse_sha256;
-use crate::guard::{self, Change, DIFF_INPUT_MAX};
+use crate::guard::{self, Current, Gone, Mutation, Rule, Shown};
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;
@@ -58,71 +58,55 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
         expect_sha256,
         dry_run,
     } = req;
-    let locked = guard::lock(s, resolved)?;
-    let target = locked.target().to_path_buf();
-    let parent = guard::parent(s, &target)?;
-    let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;
-    let (Some(cur), Some(parent)) = (cur, parent) else {
-        // Gone: `stale` when the session knew it (someone deleted it since), else not_found.
-        guard::check_missing(s, &target, expect_sha256.as_deref())?;
-        return Err(paths::not_found(&target));
+    let m = Mutation::begin(s, resolved, "rm", dry_run)?;
+    let rule = Rule::Baseline {
+        expect: expect_sha256.as_deref(),
     };
-    guard::check_fresh(s, &target, &cur, expect_sha256.as_deref())?;
-
+    let Some(cur) = m.load(MAX_SESSION_BYTES, None)? else {
+        // Gone: `stale` when the session knew it (someone deleted it since), else not_found.
+        m.judge(None, rule)?;
+        return Err(paths::not_found(m.target()));
+    };
+    m.judge(Some(&cur), rule)?;
     if !dry_run {
-        // The name must still be the file just hashed (only a process outside quill's lock
-        // could have swapped it).
-        let same = parent
-            .stat()?
-            .is_some_and(|m| (m.dev(), m.ino()) == (cur.meta.dev(), cur.meta.ino()));
-        if !same {
-            return Err(Error::Stale {
-                path: target,
-                session: s.session.clone(),
-                deleted: false,
-                reread: None,
-            });
-        }
-        parent.remove_target()?;
-        guard::sync_dir(s, &parent);
-        if cur.meta.nlink() > 1 {
-            s.warn(
-                WarningKind::HardLinks,
-                format!(
-                    "{} had {} hard links; its other names keep the content",
-                    target.display(),
-                    cur.meta.nlink()
-                ),
-            );
-        }
-        let before = cur.before();
-        let key = path_key(&target);
-        let store = s.store();
-        let file = store.session(&s.session);
-        let history = file.history();
-        let updated = file.update(|session| {
-            session.forget(&target);
-            history.push_removal(session, &key, before, cur.meta.mode() & 0o777);
-        });
-        guard::committed_anyway(s, &target, updated);
+        remove(s, &m, &cur)?;
     }
+    let shown = Shown {
+        new: Some(&[]),
+        deleted: Some(cur.meta.mode()),
+        ..Shown::default()
+    };
+    Ok(Report::Mutation(m.report(Some(&cur), shown)))
+}
 
-    let report = guard::report(
-        s,
-        Change {
-            op: "rm",
-            resolved: &locked.resolved,
-            created: false,
-            deleted: Some(cur.meta.mode()),
-            dry_run,
-            old: cur.bytes.as_deref().filter(|b| b.len() <= DIFF_INPUT_MAX),
-            new: Some(&[]),
-            bytes: 0,
-            sha256: None,
-            previous_sha256: Some(cur.sha256.clone()),
-            patch_unavailable: None,
-        },
-    );
-    drop(locked);
-    Ok(Report::Mutation(report))
+/// Unlink the file just judged — only if its name is still that file (only a process outside
+/// quill's lock could have swapped it) — and record the removal as one undo step.
+fn remove(s: &Settings, m: &Mutation, cur: &Current) -> Result<()> {
+    let target = m.target();
+    let same = match m.parent() {
+        Some(parent) => parent
+            .stat()?
+            .is_some_and(|n| (n.dev(), n.ino()) == (cur.meta.dev(), cur.meta.ino())),
+        None => false,
+    };
+    if !same {
+        return Err(guard::stale(s, target, Gone::No));
+    }
+    m.unlink()?;
+    if cur.meta.nlink() > 1 {
+        s.warn(
+            WarningKind::HardLinks,
+            format!(
+                "{} had {} hard links; its other names keep the content",
+                target.display(),
+                cur.meta.nlink()
+            ),
+        );
+    }
+    let key = path_key(target);
+    m.update_session(|session, history| {
+        session.forget(target);
+        history.push_removal(session, &key, cur.before(), cur.meta.mode() & 0o777);
+    });
+    Ok(())
 }

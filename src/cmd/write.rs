@@ -13,19 +13,19 @@ use std::io::{self, IsTerminal, Read};
 
 use sha2::{Digest, Sha256};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::WriteArgs;
 use crate::error::{Error, Result, shell_quote};
 use crate::fs::paths::Resolved;
 use crate::fs::probe::{self, parse_sha256};
 use crate::guard::publish::Staged;
-use crate::guard::{self, Change, DIFF_INPUT_MAX};
+use crate::guard::{self, DIFF_INPUT_MAX, Mutation, Record, Rule, Shown};
 use crate::input::Input;
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::signals;
-use crate::state::history::{Before, MAX_SESSION_BYTES};
+use crate::state::history::MAX_SESSION_BYTES;
 use crate::text::hex;
 use crate::text::placeholder;
 
@@ -93,24 +93,56 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
     // Under the lock from here on: the parent directory is opened once (created if missing),
     // the content streamed into a temporary file in it, then freshness judged and the stage
     // published — every step relative to that directory.
-    let locked = guard::lock(s, resolved)?;
-    let held = guard::parent(s, &target)?;
-    let parent = match (held, dry_run) {
-        (held, true) => held,
-        (held, false) => Some(guard::parent_to_publish(s, &target, held, no_parents)?),
+    let mut m = Mutation::begin(s, resolved, "write", dry_run)?;
+    m.make_parents(no_parents)?;
+    let mut staged = m.stage()?;
+    let (sha256, total, kept) = stream(&mut source, &source_name, staged.as_mut())?;
+
+    // Freshness, judged after the content arrived (right before publication), then the state.
+    let cur = m.load(MAX_SESSION_BYTES, None)?;
+    if create_only && cur.is_some() {
+        return Err(Error::CreateConflict { path: target });
+    }
+    let expect = expect_sha256.as_deref();
+    m.judge(cur.as_ref(), Rule::Baseline { expect })?;
+    if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)
+        && !allow_empty
+    {
+        return Err(refuse_empty(&target, c.meta.len()));
+    }
+    if !allow_placeholder && let Some(new) = kept.as_deref() {
+        check_placeholder(&target, new, cur.as_ref().and_then(|c| c.bytes.as_deref()))?;
+    }
+    // The caller gave every byte, so its knowledge of the new content is complete.
+    let record = Record::Change {
+        complete: true,
+        edit: None,
     };
-    let mut staged = match (&parent, dry_run) {
-        (Some(p), false) => Some(Staged::new(p)?),
-        _ => None,
+    m.land(cur.as_ref(), staged, &sha256, record)?;
+    let shown = Shown {
+        new: kept.as_deref(),
+        bytes: total,
+        sha256: Some(sha256),
+        ..Shown::default()
     };
+    Ok(Report::Mutation(m.report(cur.as_ref(), shown)))
+}
+
+/// Stream `source` into `staged` (None: a dry run) and hash it on the way: its SHA-256, its
+/// size, and the content itself while it is small enough to diff.
+fn stream(
+    source: &mut impl Read,
+    source_name: &Path,
+    mut staged: Option<&mut Staged>,
+) -> Result<(String, u64, Option<Vec<u8>>)> {
     let mut hasher = Sha256::new();
     let mut kept: Option<Vec<u8>> = Some(Vec::new());
     let mut total = 0u64;
     let mut buf = vec![0u8; CHUNK];
     loop {
         signals::check()?;
-        let n = probe::read_retrying(&mut source, &mut buf)
-            .map_err(|e| Error::io("read the new content from", &source_name, e))?;
+        let n = probe::read_retrying(source, &mut buf)
+            .map_err(|e| Error::io("read the new content from", source_name, e))?;
         if n == 0 {
             break;
         }
@@ -128,75 +160,21 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
             }
         }
     }
-    let sha256 = hex(&hasher.finalize());
+    Ok((hex(&hasher.finalize()), total, kept))
+}
 
-    // Freshness, judged after the content arrived (right before publication), then the state.
-    let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;
-    match &cur {
-        Some(_) if create_only => return Err(Error::CreateConflict { path: target }),
-        Some(cur) => {
-            guard::check_fresh(s, &target, cur, expect_sha256.as_deref())?;
-        }
-        None => guard::check_missing(s, &target, expect_sha256.as_deref())?,
-    }
-    if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)
-        && !allow_empty
-    {
-        return Err(Error::invalid_argument_fix(
-            format!(
-                "refusing to replace {} ({} bytes) with empty content",
-                target.display(),
-                c.meta.len()
-            ),
-            format!(
-                "to empty it on purpose: `quill write {} --content '' --allow-empty`",
-                shell_quote(&target)
-            ),
-        ));
-    }
-    if !allow_placeholder && let Some(new) = kept.as_deref() {
-        check_placeholder(&target, new, cur.as_ref().and_then(|c| c.bytes.as_deref()))?;
-    }
-    // The caller gave every byte, so its knowledge of the new content is complete.
-    let complete = true;
-    let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
-    let published = match staged {
-        Some(staged) if !unchanged => {
-            Some(guard::commit(s, staged, cur.as_ref().map(|c| &c.meta))?)
-        }
-        // Same bytes: nothing to publish, nothing to undo (the stage is dropped).
-        _ => None,
-    };
-    if !dry_run {
-        let before = match &cur {
-            _ if unchanged => Before::Unchanged,
-            None => Before::Missing,
-            Some(c) => c.before(),
-        };
-        let meta = published.as_ref().or(cur.as_ref().map(|c| &c.meta));
-        if let Some(meta) = meta {
-            guard::record(s, &target, &sha256, complete, before, meta);
-        }
-    }
-    let old = cur.as_ref().and_then(|c| c.bytes.as_deref());
-    let report = guard::report(
-        s,
-        Change {
-            op: "write",
-            resolved: &locked.resolved,
-            created: cur.is_none(),
-            deleted: None,
-            dry_run,
-            old: old.filter(|o| o.len() <= DIFF_INPUT_MAX),
-            new: kept.as_deref(),
-            bytes: total,
-            sha256: Some(sha256),
-            previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
-            patch_unavailable: None,
-        },
-    );
-    drop(locked);
-    Ok(Report::Mutation(report))
+/// Empty content over a non-empty file is refused unless `--allow-empty` says it is meant.
+fn refuse_empty(target: &Path, size: u64) -> Error {
+    Error::invalid_argument_fix(
+        format!(
+            "refusing to replace {} ({size} bytes) with empty content",
+            target.display()
+        ),
+        format!(
+            "to empty it on purpose: `quill write {} --content '' --allow-empty`",
+            shell_quote(target)
+        ),
+    )
 }
 
 /// The content comes from exactly one explicit source (clap refuses two); none, or `-` as the

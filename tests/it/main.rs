@@ -23,6 +23,7 @@ mod grep_stream;
 mod guards;
 mod harness;
 mod input_waits;
+mod layout;
 mod lines;
 mod listing;
 #[cfg(feature = "mcp")]

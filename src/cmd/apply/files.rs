@@ -16,8 +16,9 @@ use crate::edit::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLin
 use crate::error::{Error, PatchProblem};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::sha256_bytes;
+use crate::guard::fresh::{self, Rule};
 use crate::guard::parent::Parent;
-use crate::guard::{self, Current};
+use crate::guard::{self, Current, Gone};
 use crate::settings::Settings;
 use crate::state::session::Session;
 use crate::text::encoding::Encoding;
@@ -210,11 +211,10 @@ fn check_existing(
             }));
         }
     }
-    match opts.session {
-        Some(session) => guard::check_fresh_in(s, session, &r.target, cur, expect),
-        None => guard::check_fresh(s, &r.target, cur, expect),
-    }
-    .map_err(one)
+    let rule = Rule::Baseline { expect };
+    fresh::judge(s, opts.session, &r.target, Some(cur), rule)
+        .map(|judged| judged.complete)
+        .map_err(one)
 }
 
 /// A deleted or moved file is the file itself, never a link to it.
@@ -355,12 +355,7 @@ fn delete<'e>(
             return Err(vec![PatchProblem::of(
                 &r.target,
                 fp.line,
-                &Error::Stale {
-                    path: r.target.clone(),
-                    session: s.session.clone(),
-                    deleted: false,
-                    reread: None,
-                },
+                &guard::stale(s, &r.target, Gone::No),
             )
             .reworded(
                 format!(
@@ -444,9 +439,9 @@ fn missing(
     r: &Resolved,
     expect: Option<&str>,
 ) -> Problems {
-    let e = match guard::check_missing_in(s, session, &r.target, expect) {
+    let e = match fresh::judge(s, session, &r.target, None, Rule::Baseline { expect }) {
         Err(e) => e,
-        Ok(()) => paths::not_found(&r.target),
+        Ok(_) => paths::not_found(&r.target),
     };
     vec![PatchProblem::of(&r.target, fp.line, &e)]
 }
@@ -476,12 +471,13 @@ fn destination(
     let (parent, cur) = load(s, fp, r, opts)?;
     match &cur {
         None if r.exists => return Err(vec![exists(fp, &r.target, onto, opts.format)]),
-        None => guard::check_missing_in(s, opts.session, &r.target, expect).map_err(one)?,
+        None => {
+            fresh::judge(s, opts.session, &r.target, None, Rule::Baseline { expect })
+                .map_err(one)?;
+        }
         Some(c) => {
-            let fresh = match opts.session {
-                Some(session) => guard::check_fresh_in(s, session, &r.target, c, expect),
-                None => guard::check_fresh(s, &r.target, c, expect),
-            };
+            let rule = Rule::Baseline { expect };
+            let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule);
             let last_was_this_patch = expect.is_none()
                 && opts
                     .session

@@ -18,8 +18,9 @@ use crate::edit::patch::{self, Format, Patch};
 use crate::error::{Error, PatchProblem, Result};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::{Identity, parse_sha256};
+use crate::guard;
+use crate::guard::change::{self, Change, View};
 use crate::guard::journal::{self, Action, Member};
-use crate::guard::{self, Change, DIFF_INPUT_MAX};
 use crate::input::Input;
 use crate::report::apply::{ApplyFile, ApplyReport};
 use crate::report::{AsTyped, FileAccess, Report};
@@ -391,7 +392,7 @@ pub(crate) fn report(
         let cur = p.cur.as_ref();
         // `--check` shows no diff: none is made.
         if let (false, Some(src)) = (check, &p.source) {
-            parts.push(guard::report(
+            parts.push(change::report(
                 s,
                 Change {
                     op: "apply",
@@ -399,21 +400,17 @@ pub(crate) fn report(
                     created: false,
                     deleted: Some(src.cur.meta.mode()),
                     dry_run: !written,
-                    old: src
-                        .cur
-                        .bytes
-                        .as_deref()
-                        .filter(|b| b.len() <= DIFF_INPUT_MAX),
+                    old: src.cur.bytes.as_deref(),
                     new: Some(&[]),
                     bytes: 0,
                     sha256: None,
                     previous_sha256: Some(src.cur.sha256.clone()),
-                    patch_unavailable: None,
+                    view: View::Bytes,
                 },
             ));
         }
         if !check {
-            parts.push(guard::report(
+            parts.push(change::report(
                 s,
                 Change {
                     op: "apply",
@@ -421,14 +418,12 @@ pub(crate) fn report(
                     created: cur.is_none(),
                     deleted: deleted.then(|| cur.map_or(0o100644, |c| c.meta.mode())),
                     dry_run: !written,
-                    old: cur
-                        .and_then(|c| c.bytes.as_deref())
-                        .filter(|b| b.len() <= DIFF_INPUT_MAX),
+                    old: cur.and_then(|c| c.bytes.as_deref()),
                     new: Some(&p.new_bytes),
                     bytes: p.new_bytes.len() as u64,
                     sha256: (!deleted).then(|| p.sha256.clone()),
                     previous_sha256: cur.map(|c| c.sha256.clone()),
-                    patch_unavailable: None,
+                    view: View::Bytes,
                 },
             ));
         }
@@ -436,7 +431,7 @@ pub(crate) fn report(
         let mut own_diff = String::new();
         if !check {
             for part in &parts {
-                let (shown, _) = guard::patch_path(s, &part.path);
+                let (shown, _) = change::patch_path(s, &part.path);
                 let name = shown.display();
                 diff.push_str(&format!("--- a/{name}\n+++ b/{name}\n"));
                 diff.push_str(&part.diff);

@@ -181,10 +181,9 @@ mod tests {
     use super::*;
 
     fn argv(words: &[&[u8]]) -> Vec<OsString> {
-        use std::os::unix::ffi::OsStringExt;
         words
             .iter()
-            .map(|w| OsString::from_vec(w.to_vec()))
+            .map(|w| crate::sys::os_string(w.to_vec()))
             .collect()
     }
 

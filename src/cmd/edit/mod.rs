@@ -24,12 +24,11 @@ use crate::cli::EditArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::{parse_sha256, sha256_bytes};
-use crate::guard::{self, Change};
+use crate::guard::{self, Mutation, Record, Rule, Shown, View};
 use crate::input::Input;
 use crate::report::{LineSpan, Report};
 use crate::settings::Settings;
-use crate::state::history::Before;
-use crate::text::encoding::{self, Encoding, legacy};
+use crate::text::encoding::{self, EncodeError, Encoding, legacy};
 use crate::text::placeholder;
 use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
@@ -133,169 +132,82 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         dry_run,
         encoding: forced,
     } = req;
-    let locked = guard::lock(s, resolved)?;
-    let target = locked.target().to_path_buf();
-    let parent = guard::parent(s, &target)?;
-    let cur = guard::current(parent.as_ref(), max_file_bytes, Some(max_file_bytes))?;
-    let (old_bytes, complete, encoding, last_edit): (&[u8], bool, Encoding, _) = match &cur {
+    let mut m = Mutation::begin(s, resolved, "edit", dry_run)?;
+    let target = m.target().to_path_buf();
+    let cur = m.load(max_file_bytes, Some(max_file_bytes))?;
+    let old_bytes = cur.as_ref().and_then(|c| c.bytes.as_deref()).unwrap_or(&[]);
+    let expect = expect_sha256.as_deref();
+    let rule = match &at {
+        // Line numbers hold for the version read, not for the session's own change.
+        Some((addr, _)) => Rule::Lines {
+            expect,
+            around: addr.around(),
+        },
+        None => Rule::Baseline { expect },
+    };
+    let (encoding, judged) = match &cur {
         None => {
-            if at.is_some() || !edits.first().is_some_and(|e| e.old.is_empty()) {
+            if at.is_none() && !edits.first().is_some_and(|e| e.old.is_empty()) {
                 return Err(paths::not_found(target));
             }
-            guard::check_missing(s, &target, expect_sha256.as_deref())?;
-            let encoding = match forced {
-                Some(codec) => encoding::forced(codec, &[]).map_err(Error::invalid_argument)?,
-                None => Encoding::Utf8,
-            };
-            (&[], true, encoding, None)
+            let judged = m.judge(None, rule)?;
+            (new_file_encoding(forced)?, judged)
         }
-        Some(c) => {
-            let bytes = c.bytes.as_deref().unwrap_or(&[]);
-            // A file quill cannot edit is refused as such, read or not.
-            let encoding = encoding_of(&target, bytes, forced)?;
-            let (complete, last_edit) = match &at {
-                // Line numbers hold for the version read, not for the session's own change.
-                Some((addr, _)) => {
-                    let expect = expect_sha256.as_deref();
-                    let complete = guard::check_fresh_lines(s, &target, c, expect, addr.around())?;
-                    (complete, None)
-                }
-                None => guard::check_fresh_edit(s, &target, c, expect_sha256.as_deref())?,
-            };
-            (bytes, complete, encoding, last_edit)
-        }
+        // A file quill cannot edit is refused as such, read or not.
+        Some(c) => (
+            encoding_of(&target, old_bytes, forced)?,
+            m.judge(Some(c), rule)?,
+        ),
     };
     let argv = &s.origin.argv;
     given::decode_into(&target, encoding, argv, undecoded, &mut edits, &mut at)?;
     let fingerprint = fingerprint(&edits);
-    if !again && last_edit.as_deref() == Some(fingerprint.as_str()) {
+    if !again && judged.last_edit.as_deref() == Some(fingerprint.as_str()) {
         return Err(Error::AlreadyApplied { path: target });
     }
 
-    let body: Cow<[u8]> = match encoding {
-        Encoding::Utf8 | Encoding::Utf8Bom => Cow::Borrowed(&old_bytes[encoding.bom().len()..]),
-        Encoding::Utf16Le | Encoding::Utf16Be => {
-            let (text, lossy) =
-                encoding::decode_utf16(&old_bytes[2..], encoding == Encoding::Utf16Be);
-            if lossy {
-                return Err(Error::encoding(
-                    &target,
-                    "the file is not valid UTF-16, so it cannot be edited byte for byte",
-                ));
-            }
-            Cow::Owned(text.into_bytes())
-        }
-        Encoding::Legacy(codec) => Cow::Owned(legacy::decode(old_bytes, codec).0.into_bytes()),
-    };
-    let (mut planned, replaced) = match &at {
-        Some((addr, new)) => {
-            let (planned, replaced) = addressed::plan(&target, &body, *addr, new)?;
-            if !allow_placeholder {
-                let edit = Edit {
-                    old: replaced.clone(),
-                    new: new.clone(),
-                    replace_all: false,
-                };
-                check_placeholders(&target, &[edit], &body)?;
-            }
-            (planned, Some(replaced))
-        }
-        None => {
-            if !allow_placeholder {
-                check_placeholders(&target, &edits, &body)?;
-            }
-            let planned = plan_by_bom(&body, &edits, &opts, encoding.has_bom())
-                .map_err(|e| plan_error(&target, &edits, opts.expect_count, e))?;
-            (planned, None)
-        }
-    };
-    let decoded = !matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
-    let new_bytes: Vec<u8> = match encoding {
-        // The body is the file: taken, not copied (only a decoded body is shown later).
-        Encoding::Utf8 => std::mem::take(&mut planned.new_body),
-        Encoding::Utf8Bom => {
-            let mut v = Vec::with_capacity(encoding.bom().len() + planned.new_body.len());
-            v.extend_from_slice(encoding.bom());
-            v.extend_from_slice(&planned.new_body);
-            v
-        }
-        Encoding::Utf16Le | Encoding::Utf16Be => {
-            let text = edited_text(&target, &planned.new_body)?;
-            let mut v = encoding.bom().to_vec();
-            v.extend(encoding::encode_utf16(text, encoding == Encoding::Utf16Be));
-            v
-        }
-        Encoding::Legacy(codec) => {
-            let text = edited_text(&target, &planned.new_body)?;
-            let old_text = edited_text(&target, &body)?;
-            legacy::reencode(codec, old_bytes, old_text, text)
-                .map_err(|e| unencodable(&target, codec, e))?
-        }
-    };
-    let sha256 = sha256_bytes(&new_bytes);
-    let unchanged = cur.as_ref().is_some_and(|c| c.sha256 == sha256);
-
-    let published = if !dry_run && !unchanged {
-        let parent = guard::parent_to_publish(s, &target, parent, false)?;
-        let staged = guard::stage(&parent, &new_bytes)?;
-        Some(guard::commit(s, staged, cur.as_ref().map(|c| &c.meta))?)
-    } else {
-        None
-    };
-    if !dry_run {
-        let before = match &cur {
-            _ if unchanged => Before::Unchanged,
-            None => Before::Missing,
-            Some(c) => Before::Bytes {
-                bytes: old_bytes,
-                sha256: &c.sha256,
-            },
-        };
-        if let Some(meta) = published.as_ref().or(cur.as_ref().map(|c| &c.meta)) {
-            guard::record_edit(
-                s,
-                &target,
-                &sha256,
-                complete,
-                before,
-                meta,
-                at.is_none().then_some(fingerprint),
-            );
-        }
+    let (body, lossy) = encoding::decode(old_bytes, encoding);
+    if lossy && matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be) {
+        return Err(Error::encoding(
+            &target,
+            "the file is not valid UTF-16, so it cannot be edited byte for byte",
+        ));
     }
+    let ask = Ask {
+        edits: &edits,
+        at: at.as_ref(),
+        opts: &opts,
+        has_bom: encoding.has_bom(),
+        allow_placeholder,
+    };
+    let (planned, replaced) = plan_body(&target, &body, &ask)?;
+    let new_bytes = encoding::encode(encoding, old_bytes, &body, &planned.new_body)
+        .map_err(|e| unencodable(&target, encoding, e))?;
+    let sha256 = sha256_bytes(&new_bytes);
+    let record = Record::Change {
+        complete: judged.complete,
+        edit: at.is_none().then_some(fingerprint),
+    };
+    m.replace(cur.as_ref(), &new_bytes, &sha256, record)?;
 
     // UTF-16 and legacy encodings are diffed as the decoded text (readable); a text patch of
     // them cannot be byte-exact.
-    let (shown_old, shown_new): (Cow<[u8]>, Cow<[u8]>) = if decoded {
-        (body.clone(), Cow::Borrowed(&planned.new_body[..]))
-    } else {
-        (Cow::Borrowed(old_bytes), Cow::Borrowed(&new_bytes[..]))
+    let view = view_of(encoding);
+    let decoded = view != View::Bytes;
+    let shown = Shown {
+        old: cur.as_ref().filter(|_| decoded).map(|_| &body[..]),
+        new: Some(if decoded {
+            &planned.new_body
+        } else {
+            &new_bytes
+        }),
+        bytes: new_bytes.len() as u64,
+        sha256: Some(sha256),
+        deleted: None,
+        view,
     };
-    let mut report = guard::report(
-        s,
-        Change {
-            op: "edit",
-            resolved: &locked.resolved,
-            created: cur.is_none(),
-            deleted: None,
-            dry_run,
-            old: cur.as_ref().map(|_| &shown_old[..]),
-            new: Some(&shown_new),
-            bytes: new_bytes.len() as u64,
-            sha256: Some(sha256),
-            previous_sha256: cur.as_ref().map(|c| c.sha256.clone()),
-            patch_unavailable: match encoding {
-                Encoding::Utf16Le | Encoding::Utf16Be => {
-                    Some("the file is UTF-16; the diff shows the decoded text")
-                }
-                Encoding::Legacy(_) => {
-                    Some("the file is not UTF-8 (see `encoding`); the diff shows the decoded text")
-                }
-                Encoding::Utf8 | Encoding::Utf8Bom => None,
-            },
-        },
-    );
-    drop(locked);
+    let mut report = m.report(cur.as_ref(), shown);
+    drop(m);
     for note in &planned.notes {
         s.warn(WarningKind::EditRewritten, *note);
     }
@@ -314,6 +226,65 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             .collect(),
     );
     Ok(Report::Mutation(report))
+}
+
+/// What the caller asked of the file's text.
+struct Ask<'a> {
+    edits: &'a [Edit],
+    /// A line-addressed edit: where, and the new text.
+    at: Option<&'a (lines::Address, String)>,
+    opts: &'a PlanOptions,
+    /// The file has a BOM (`plan_by_bom`).
+    has_bom: bool,
+    allow_placeholder: bool,
+}
+
+/// The edited body, and for a line-addressed edit the lines it replaced — or why not (a miss,
+/// a bad address, an omission placeholder the file does not have).
+fn plan_body(target: &Path, body: &[u8], ask: &Ask) -> Result<(plan::EditPlan, Option<String>)> {
+    match ask.at {
+        Some((addr, new)) => {
+            let (planned, replaced) = addressed::plan(target, body, *addr, new)?;
+            if !ask.allow_placeholder {
+                let edit = Edit {
+                    old: replaced.clone(),
+                    new: new.clone(),
+                    replace_all: false,
+                };
+                check_placeholders(target, &[edit], body)?;
+            }
+            Ok((planned, Some(replaced)))
+        }
+        None => {
+            if !ask.allow_placeholder {
+                check_placeholders(target, ask.edits, body)?;
+            }
+            let planned = plan_by_bom(body, ask.edits, ask.opts, ask.has_bom)
+                .map_err(|e| plan_error(target, ask.edits, ask.opts.expect_count, e))?;
+            Ok((planned, None))
+        }
+    }
+}
+
+/// How a change report shows a file in `encoding`.
+fn view_of(encoding: Encoding) -> View {
+    match encoding {
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            View::Decoded("the file is UTF-16; the diff shows the decoded text")
+        }
+        Encoding::Legacy(_) => {
+            View::Decoded("the file is not UTF-8 (see `encoding`); the diff shows the decoded text")
+        }
+        Encoding::Utf8 | Encoding::Utf8Bom => View::Bytes,
+    }
+}
+
+/// The encoding a file that does not exist yet is created in: `--encoding`'s, else UTF-8.
+fn new_file_encoding(forced: Option<&'static encoding_rs::Encoding>) -> Result<Encoding> {
+    match forced {
+        Some(codec) => encoding::forced(codec, &[]).map_err(Error::invalid_argument),
+        None => Ok(Encoding::Utf8),
+    }
 }
 
 /// Plans `edits` on `body` (the text after the file's BOM, if it has one). In a file with a
@@ -376,18 +347,13 @@ fn plan_by_bom(
     }
 }
 
-/// The edited body as text (it was decoded, so it is; a planner bug must not panic).
-fn edited_text<'a>(target: &Path, body: &'a [u8]) -> Result<&'a str> {
-    std::str::from_utf8(body)
-        .map_err(|_| Error::encoding(target, "the edited text is not valid Unicode"))
-}
-
-/// Why a legacy file cannot take the edited text.
-fn unencodable(
-    target: &Path,
-    codec: &'static encoding_rs::Encoding,
-    e: legacy::EncodeError,
-) -> Error {
+/// Why the edited text cannot be put back in the file's encoding.
+fn unencodable(target: &Path, encoding: Encoding, e: EncodeError) -> Error {
+    let (codec, e) = match (encoding, e) {
+        (Encoding::Legacy(codec), EncodeError::Legacy(e)) => (codec, e),
+        // It was decoded, so it is text; a planner bug must not panic.
+        _ => return Error::encoding(target, "the edited text is not valid Unicode"),
+    };
     let name = codec.name();
     match e {
         legacy::EncodeError::Unencodable { ch, line } => Error::Encoding {

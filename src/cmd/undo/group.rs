@@ -10,7 +10,8 @@ use crate::cmd::apply::{self};
 use crate::error::{Error, Result};
 use crate::fs::paths;
 use crate::fs::probe::{Identity, sha256_bytes};
-use crate::guard;
+use crate::guard::fresh::{self, Rule};
+use crate::guard::{self, Gone};
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::state::history::MAX_SESSION_BYTES;
@@ -78,34 +79,31 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
             continue;
         }
         let target = r.target.clone();
-        let stale = |deleted| Error::Stale {
-            path: target.clone(),
-            session: s.session.clone(),
-            deleted,
-            reread: None,
-        };
         let parent = guard::parent(s, &target)?;
         let cur = guard::current(parent.as_ref(), MAX_SESSION_BYTES, None)?;
-        let (action, bytes, mode) = match (&step.before, step.removed, &cur) {
-            // The change removed it: it comes back, only where nothing is.
-            (Some(hash), true, None) => (
+        // A removal comes back only where nothing is; anything else is undone only while the
+        // file holds what the change wrote.
+        let rule = match step.removed {
+            true => Rule::Absent,
+            false => Rule::Holds(&step.after),
+        };
+        let judged = fresh::judge(s, Some(&session), &target, cur.as_ref(), rule)?;
+        let (action, bytes, mode) = match (&step.before, step.removed) {
+            (Some(hash), true) => (
                 FileAction::Created,
                 history.load_blob(&target, hash)?,
                 step.mode.map(|m| m & 0o777),
             ),
-            (_, true, Some(_)) => return Err(stale(false)),
-            (_, _, None) => return Err(stale(true)),
-            (_, _, Some(c)) if c.sha256 != step.after => return Err(stale(false)),
+            (None, true) => return Err(guard::stale(s, &target, Gone::Yes)),
             // The change created it: it goes.
-            (None, _, Some(_)) => (FileAction::Deleted, Vec::new(), None),
-            (Some(hash), _, Some(_)) => (
+            (None, false) => (FileAction::Deleted, Vec::new(), None),
+            (Some(hash), false) => (
                 FileAction::Modified,
                 history.load_blob(&target, hash)?,
                 None,
             ),
         };
-        let complete =
-            action == FileAction::Modified && session.baseline(&target).is_some_and(|b| b.complete);
+        let complete = action == FileAction::Modified && judged.complete;
         planned.push(Planned {
             action,
             target: r,

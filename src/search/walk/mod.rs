@@ -15,6 +15,7 @@ use ignore::types::Types;
 
 use crate::fs::paths::Root;
 use crate::report::search::WalkSummary;
+use crate::sys;
 use crate::warnings::{WarningKind, Warnings};
 
 #[cfg(unix)]
@@ -397,15 +398,22 @@ pub(crate) fn page(total: usize, offset: usize, limit: usize) -> (usize, usize, 
 /// made by joining names to `dir`).
 #[cfg(unix)]
 pub(crate) fn below<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
-    use std::os::unix::ffi::OsStrExt;
-    let (p, d) = (path.as_os_str().as_bytes(), dir.as_os_str().as_bytes());
-    let rest = p.strip_prefix(d)?;
+    use std::borrow::Cow;
+    // Borrowed on Unix, where this is compiled: the bytes are the path's own.
+    let Cow::Borrowed(p) = sys::os_bytes(path.as_os_str()) else {
+        return None;
+    };
+    let d = sys::os_bytes(dir.as_os_str());
+    let rest = p.strip_prefix(&d[..])?;
     let rest = match rest.split_first() {
         Some((b'/', rest)) => rest,
         _ if d.ends_with(b"/") => rest,
         _ => return None,
     };
-    (!rest.is_empty()).then(|| Path::new(std::ffi::OsStr::from_bytes(rest)))
+    match sys::os_str(rest) {
+        Cow::Borrowed(rest) if !rest.is_empty() => Some(Path::new(rest)),
+        _ => None,
+    }
 }
 
 #[cfg(not(unix))]

@@ -12,13 +12,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::{self, FileType};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use super::rules::{Found, Level, Top};
 use super::{Entry, path_order};
+use crate::sys;
 
 /// Entries of the listings done and not yet taken by the caller, at most (a directory larger
 /// than that is still listed, alone).
@@ -290,7 +290,7 @@ impl Iterator for ParallelWalk {
             };
             open.next += 1;
             let name = &open.names.bytes[child.start..child.end];
-            let path = open.dir.join(std::ffi::OsStr::from_bytes(name));
+            let path = open.dir.join(&*sys::os_str(name));
             if let Some(slot) = child.slot.take() {
                 self.enter = Some((slot, path.clone(), open.depth));
             }
@@ -419,7 +419,7 @@ fn list(top: &Top, job: &Job, names: Names) -> (Listing, Vec<Job>) {
         let name = e.file_name();
         found.see(&name);
         let start = bytes.len();
-        bytes.extend_from_slice(name.as_bytes());
+        bytes.extend_from_slice(&sys::os_bytes(&name));
         entries.push((start, bytes.len(), file_type));
     }
     let level = if job.root {
@@ -430,7 +430,7 @@ fn list(top: &Top, job: &Job, names: Names) -> (Listing, Vec<Job>) {
     // One path, each name pushed in turn, for the rules.
     let mut path = job.path.clone();
     entries.retain(|&(start, end, file_type)| {
-        let name = std::ffi::OsStr::from_bytes(&bytes[start..end]);
+        let name = &*sys::os_str(&bytes[start..end]);
         path.push(name);
         let keep = !top.skips(&level, &path, name, file_type.is_dir());
         path.pop();
@@ -442,9 +442,7 @@ fn list(top: &Top, job: &Job, names: Names) -> (Listing, Vec<Job>) {
         let slot = file_type.is_dir().then(|| {
             let slot = Arc::new(Slot::default());
             jobs.push(Job {
-                path: job
-                    .path
-                    .join(std::ffi::OsStr::from_bytes(&bytes[start..end])),
+                path: job.path.join(&*sys::os_str(&bytes[start..end])),
                 level: level.clone(),
                 slot: slot.clone(),
                 root: false,

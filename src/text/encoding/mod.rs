@@ -8,6 +8,8 @@
 
 pub mod legacy;
 
+use std::borrow::Cow;
+
 /// The text encodings `quill read` decodes. UTF-16 is recognised only with a BOM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
@@ -121,6 +123,53 @@ pub fn forced(codec: &'static encoding_rs::Encoding, prefix: &[u8]) -> Result<En
         }
     }
     Ok(Encoding::Legacy(codec))
+}
+
+/// A file's text in its `encoding`, as quill reads and edits it: for UTF-8 the bytes after the
+/// BOM as they are (valid or not: nothing is decoded); UTF-16 and legacy encodings decoded,
+/// with whether the decoding replaced anything by U+FFFD (`lossy`). `encode` is the way back.
+pub(crate) fn decode(whole: &[u8], encoding: Encoding) -> (Cow<'_, [u8]>, bool) {
+    let body = &whole[encoding.bom().len().min(whole.len())..];
+    let (text, lossy) = match encoding {
+        Encoding::Utf8 | Encoding::Utf8Bom => return (Cow::Borrowed(body), false),
+        Encoding::Utf16Le => decode_utf16(body, false),
+        Encoding::Utf16Be => decode_utf16(body, true),
+        Encoding::Legacy(codec) => legacy::decode(whole, codec),
+    };
+    (Cow::Owned(text.into_bytes()), lossy)
+}
+
+/// Why edited text cannot be put back in its file's encoding.
+#[derive(Debug)]
+pub(crate) enum EncodeError {
+    /// The edited text of a decoded file is not valid Unicode (a planner bug, never a panic).
+    NotText,
+    /// A legacy encoding cannot take it (`legacy::reencode`).
+    Legacy(legacy::EncodeError),
+}
+
+/// `new_text` — the text `decode` gave for the file's `old` bytes (`old_text`), edited — in
+/// the file's `encoding` again: the BOM put back, UTF-16 encoded, a legacy encoding
+/// re-encoded byte for byte outside the change. UTF-8 text is the file's bytes already.
+pub(crate) fn encode<'a>(
+    encoding: Encoding,
+    old: &[u8],
+    old_text: &[u8],
+    new_text: &'a [u8],
+) -> Result<Cow<'a, [u8]>, EncodeError> {
+    let as_str = |b| std::str::from_utf8(b).map_err(|_| EncodeError::NotText);
+    Ok(match encoding {
+        Encoding::Utf8 => Cow::Borrowed(new_text),
+        Encoding::Utf8Bom => Cow::Owned([encoding.bom(), new_text].concat()),
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            let utf16 = encode_utf16(as_str(new_text)?, encoding == Encoding::Utf16Be);
+            Cow::Owned([encoding.bom(), &utf16].concat())
+        }
+        Encoding::Legacy(codec) => Cow::Owned(
+            legacy::reencode(codec, old, as_str(old_text)?, as_str(new_text)?)
+                .map_err(EncodeError::Legacy)?,
+        ),
+    })
 }
 
 /// Whether `prefix` starts with a UTF-32 BOM (LE `FF FE 00 00`, BE `00 00 FE FF`). UTF-32 is
@@ -337,5 +386,24 @@ mod tests {
                 prop_assert!(text.contains(char::REPLACEMENT_CHARACTER));
             }
         }
+    }
+
+    #[test]
+    fn decode_and_encode_are_a_round_trip() {
+        let cases: [(Encoding, &[u8]); 4] = [
+            (Encoding::Utf8, b"a\xffb\n"),
+            (Encoding::Utf8Bom, b"\xef\xbb\xbfab\n"),
+            (Encoding::Utf16Le, b"\xff\xfea\0b\0"),
+            (Encoding::Utf16Be, b"\xfe\xff\0a\0b"),
+        ];
+        for (encoding, whole) in cases {
+            let (text, lossy) = decode(whole, encoding);
+            assert!(!lossy, "{encoding:?}");
+            let back = encode(encoding, whole, &text, &text).unwrap();
+            assert_eq!(back, whole, "{encoding:?}");
+        }
+        assert!(decode(b"\xff\xfea\0b", Encoding::Utf16Le).1, "odd tail");
+        let utf16 = encode(Encoding::Utf16Le, b"", b"", b"\xff");
+        assert!(matches!(utf16, Err(EncodeError::NotText)));
     }
 }
