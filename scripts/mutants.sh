@@ -6,7 +6,8 @@
 #   scripts/mutants.sh [FILE...] [-- CARGO-MUTANTS-ARGS...]
 #
 #   FILE     one or more of the guarded layer's files (default: all of them):
-#            src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs src/state/checked.rs
+#            src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs
+#            src/guard/fresh.rs src/guard/current.rs src/state/checked.rs
 #            src/state/mod.rs src/state/session.rs src/state/history.rs
 #   --       anything after it goes to cargo-mutants itself (e.g. `-- --list`, `-- -j 2`,
 #            `-- --re 'seal'`).
@@ -52,7 +53,8 @@ while (($#)); do
     shift
 done
 if ((${#files[@]} == 0)); then
-    files=(src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs src/state/checked.rs
+    files=(src/guard/publish.rs src/state/lock.rs src/fs/probe.rs src/guard/mod.rs
+        src/guard/fresh.rs src/guard/current.rs src/state/checked.rs
         src/state/mod.rs src/state/session.rs src/state/history.rs)
 fi
 
@@ -63,7 +65,8 @@ filters_for() {
     src/state/lock.rs) echo "lock:: guards:: planted::" ;;
     src/state/checked.rs) echo "checked:: lock:: state:: planted::" ;;
     src/fs/probe.rs) echo "probe:: guards::" ;;
-    src/guard/mod.rs) echo "guard:: guards:: write:: edit:: undo::" ;;
+    src/guard/mod.rs | src/guard/fresh.rs | src/guard/current.rs)
+        echo "guard:: guards:: write:: edit:: undo:: rm::" ;;
     src/state/*) echo "state:: guards:: undo:: planted::" ;;
     src/search/walk/*) echo "walk:: walk_order:: grep_stream:: search::" ;;
     *) echo "" ;;
