@@ -15,6 +15,9 @@ use serde::Serialize;
 use crate::edit::miss::{MissFix, MissReason, MissWindow};
 use crate::text::names;
 
+/// Hints quote paths as `text::shell` does (the callers that name it here keep working).
+pub(crate) use crate::text::shell::shell_quote;
+
 /// Exit codes of docs/errors.md.
 pub(crate) mod exit {
     pub(crate) const SUCCESS: u8 = 0;
@@ -965,44 +968,6 @@ fn miss_hint(fix: MissFix, path: &Path) -> String {
     }
 }
 
-/// A path as a shell word, so a hint's command can be pasted as it is. A name that is not
-/// UTF-8 is spelled in ANSI-C quotes (`$'bad\xffname'`: bash, zsh, ksh, POSIX sh 2024), byte
-/// for byte, so the command names that very file.
-pub(crate) fn shell_quote(path: &Path) -> String {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if std::str::from_utf8(bytes).is_err() {
-        let mut q = String::from("$'");
-        for chunk in bytes.utf8_chunks() {
-            for c in chunk.valid().chars() {
-                match c {
-                    '\\' | '\'' => {
-                        q.push('\\');
-                        q.push(c);
-                    }
-                    c if c.is_ascii_control() => q.push_str(&format!("\\x{:02x}", c as u32)),
-                    c => q.push(c),
-                }
-            }
-            for b in chunk.invalid() {
-                q.push_str(&format!("\\x{b:02x}"));
-            }
-        }
-        q.push('\'');
-        return q;
-    }
-    shell_word(&path.to_string_lossy())
-}
-
-/// Any text as one shell word (single-quoted unless plain).
-pub(crate) fn shell_word(s: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
-    if !s.is_empty() && s.chars().all(plain) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1451,18 +1416,6 @@ pub(crate) mod tests {
                 .hint()
                 .unwrap()
                 .contains("U+FFFD")
-        );
-    }
-
-    #[test]
-    fn hints_quote_paths_for_the_shell() {
-        assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
-        assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
-        let bad = |b: &[u8]| shell_quote(&PathBuf::from(crate::sys::os_string(b.to_vec())));
-        assert_eq!(bad(b"/w/bad\xffname"), "$'/w/bad\\xffname'");
-        assert_eq!(
-            bad(b"/w/it's \\\xfe\tx\xc3\xa9"),
-            "$'/w/it\\'s \\\\\\xfe\\x09x\u{e9}'"
         );
     }
 }
