@@ -17,7 +17,8 @@
 
 use std::ffi::{OsStr, OsString};
 
-use crate::error::{Error, Result, shell_word};
+use crate::error::{Error, Result};
+use crate::text::shell::shell_word;
 
 /// The commands whose one positional is the file.
 pub(crate) const PATH_COMMANDS: [&str; 5] = ["read", "write", "edit", "undo", "rm"];

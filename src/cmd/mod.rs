@@ -2,7 +2,8 @@
 //! (`XArgs::resolve(&Settings) -> XRequest`: flags parsed, paths resolved and contained,
 //! matchers compiled — before any guarded I/O), and has a `run(&Settings, XRequest) ->
 //! Result<Report>` that does the guarded I/O through `probe`, `guard`, `lock`, `state` and
-//! `publish` and returns a report. None prints; none imports `app` or `output`'s printing.
+//! `publish` and returns a report. Glob and grep also stream their results, through the
+//! output stream that `app` hands them; no other command prints, and none imports `app`.
 
 pub mod apply;
 pub mod edit;

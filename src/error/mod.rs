@@ -2,9 +2,14 @@
 //! variant decides the stable JSON `kind` (the serde tag), the exit code (docs/errors.md, an
 //! exhaustive match), the human message (`Display`), a `hint` that says what to do next, and
 //! the kind-specific JSON fields (the variant's fields, derived). Nothing here does I/O — not
-//! even `hint`; `output` turns an `Error` into text or the JSON envelope.
+//! even `hint`; `output` turns an `Error` into text or the JSON envelope. This file holds the
+//! variants and their messages; `kinds` makes errors and names their kind and exit code,
+//! `hint` words the hints, `problem` is one problem of a rejected patch.
 
+mod hint;
+mod kinds;
 pub(crate) mod near;
+mod problem;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -14,6 +19,10 @@ use serde::Serialize;
 
 use crate::edit::miss::{MissFix, MissReason, MissWindow};
 use crate::text::names;
+
+/// Hints quote paths as `text::shell` does (the callers that name it here keep working).
+pub(crate) use crate::text::shell::shell_quote;
+pub(crate) use problem::PatchProblem;
 
 /// Exit codes of docs/errors.md.
 pub(crate) mod exit {
@@ -446,350 +455,6 @@ pub struct UsageDetail {
     pub fix: Option<String>,
 }
 
-impl Error {
-    pub fn usage(message: impl Into<String>) -> Error {
-        Error::Usage {
-            message: message.into(),
-            detail: Box::default(),
-        }
-    }
-
-    /// A usage mistake quill recognizes (a flag of another tool): the hint says what to type.
-    pub fn usage_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
-        Error::Usage {
-            message: message.into(),
-            detail: Box::new(UsageDetail {
-                fix: Some(fix.into()),
-                ..UsageDetail::default()
-            }),
-        }
-    }
-
-    /// An `encoding` error without a character to name.
-    pub fn encoding(path: &Path, message: impl Into<String>) -> Error {
-        Error::Encoding {
-            path: path.to_path_buf(),
-            message: message.into(),
-            encoding: None,
-            character: None,
-            code_point: None,
-        }
-    }
-
-    pub fn invalid_argument(message: impl Into<String>) -> Error {
-        Error::InvalidArgument {
-            message: message.into(),
-            fix: None,
-        }
-    }
-
-    /// An argument quill refuses whose fix it knows: the hint is the next call that works.
-    pub fn invalid_argument_fix(message: impl Into<String>, fix: impl Into<String>) -> Error {
-        Error::InvalidArgument {
-            message: message.into(),
-            fix: Some(fix.into()),
-        }
-    }
-
-    /// Map an I/O error to the kind the contract names for it: `not_found`,
-    /// `permission_denied`, `no_space` or `io`, with the operation named.
-    pub fn io(op: &'static str, path: &Path, err: io::Error) -> Error {
-        let path = path.to_path_buf();
-        match err.kind() {
-            io::ErrorKind::NotFound => Error::NotFound {
-                path,
-                similar: Vec::new(),
-                near: Box::default(),
-            },
-            io::ErrorKind::PermissionDenied => Error::PermissionDenied { path, op },
-            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => {
-                Error::NoSpace { path, op }
-            }
-            io::ErrorKind::Interrupted => Error::Interrupted,
-            _ => Error::Io {
-                path,
-                op,
-                source: err,
-            },
-        }
-    }
-
-    /// The stable `error.kind` string of the JSON envelope (the serde tag; a test checks the
-    /// two agree for every kind).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Error::Usage { .. } => "usage",
-            Error::InvalidPattern { .. } => "invalid_pattern",
-            Error::InvalidArgument { .. } => "invalid_argument",
-            Error::OffsetPastEnd { .. } => "offset_past_end",
-            Error::SameFile { .. } => "same_file",
-            Error::NotRead { .. } => "not_read",
-            Error::Stale { .. } => "stale",
-            Error::CreateConflict { .. } => "create_conflict",
-            Error::DestinationExists { .. } => "destination_exists",
-            Error::EditNoMatch { .. } => "edit_no_match",
-            Error::EditAmbiguous { .. } => "edit_ambiguous",
-            Error::PatchRejected { .. } => "patch_rejected",
-            Error::OutsideRoot { .. } => "outside_root",
-            Error::ReadOnly { .. } => "read_only",
-            Error::Symlink { .. } => "symlink",
-            Error::IrregularFile { .. } => "irregular_file",
-            Error::IsDirectory { .. } => "is_directory",
-            Error::BinaryFile { .. } => "binary_file",
-            Error::FileTooLarge { .. } => "file_too_large",
-            Error::LineTooLong { .. } => "line_too_long",
-            Error::Encoding { .. } => "encoding",
-            Error::NothingToUndo { .. } => "nothing_to_undo",
-            Error::ChangedDuringRead { .. } => "changed_during_read",
-            Error::SourceChanged { .. } => "source_changed",
-            Error::AlreadyApplied { .. } => "already_applied",
-            Error::NotFound { .. } => "not_found",
-            Error::PermissionDenied { .. } => "permission_denied",
-            Error::NoSpace { .. } => "no_space",
-            Error::Io { .. } => "io",
-            Error::LockTimeout { .. } => "lock_timeout",
-            Error::StateUnavailable { .. } => "state_unavailable",
-            Error::ConverterMissing { .. } => "converter_missing",
-            Error::Interrupted => "interrupted",
-        }
-    }
-
-    /// The exit code of docs/errors.md; every kind is listed, so a new one must choose.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Error::Usage { .. } | Error::InvalidPattern { .. } | Error::InvalidArgument { .. } => {
-                exit::USAGE
-            }
-            Error::OffsetPastEnd { .. } => exit::NOTHING_FOUND,
-            Error::SameFile { .. }
-            | Error::NotRead { .. }
-            | Error::Stale { .. }
-            | Error::CreateConflict { .. }
-            | Error::DestinationExists { .. }
-            | Error::EditNoMatch { .. }
-            | Error::EditAmbiguous { .. }
-            | Error::OutsideRoot { .. }
-            | Error::ReadOnly { .. }
-            | Error::Symlink { .. }
-            | Error::IrregularFile { .. }
-            | Error::IsDirectory { .. }
-            | Error::BinaryFile { .. }
-            | Error::FileTooLarge { .. }
-            | Error::LineTooLong { .. }
-            | Error::Encoding { .. }
-            | Error::NothingToUndo { .. }
-            | Error::ChangedDuringRead { .. }
-            | Error::SourceChanged { .. }
-            | Error::AlreadyApplied { .. }
-            | Error::PatchRejected { .. } => exit::REFUSED,
-            Error::NotFound { .. }
-            | Error::PermissionDenied { .. }
-            | Error::NoSpace { .. }
-            | Error::Io { .. }
-            | Error::LockTimeout { .. }
-            | Error::StateUnavailable { .. }
-            | Error::ConverterMissing { .. }
-            | Error::Interrupted => exit::SYSTEM,
-        }
-    }
-
-    /// What the caller can do next; `None` where the message says it all.
-    pub fn hint(&self) -> Option<String> {
-        Some(match self {
-            Error::Usage { detail, .. } if detail.fix.is_some() => {
-                detail.fix.clone().unwrap_or_default()
-            }
-            Error::Usage { detail, .. } => {
-                let UsageDetail { usage, tip, .. } = &**detail;
-                let help = match usage.as_deref().map(command_of_usage).filter(|c| !c.is_empty()) {
-                    Some(cmd) => format!("run `{cmd} --help`"),
-                    None => "run `quill --help` or `quill COMMAND --help`".into(),
-                };
-                match tip {
-                    Some(tip) => format!("{tip}; {help}"),
-                    None => help,
-                }
-            }
-            Error::InvalidPattern { fix: Some(fix), .. } => fix.clone(),
-            Error::InvalidPattern { .. } => {
-                "the pattern is a Rust regex; use -F to search for it literally".into()
-            }
-            Error::OffsetPastEnd { total_lines, .. } => {
-                if *total_lines == 0 {
-                    "the file is empty; read it without --offset".into()
-                } else {
-                    format!("use an --offset from 1 to {total_lines}")
-                }
-            }
-            Error::SameFile { .. } => "choose a different destination".into(),
-            Error::NotRead { path, .. } => format!(
-                "run `quill read {}` first (or pass --expect-sha256 with the content's hash)",
-                shell_quote(path)
-            ),
-            Error::Stale {
-                path,
-                deleted: true,
-                ..
-            } => format!(
-                "it was deleted after it was read; to create it anew, `quill state forget {}` first",
-                shell_quote(path)
-            ),
-            Error::Stale {
-                path,
-                reread: Some((first, last)),
-                ..
-            } => {
-                let offset = first.saturating_sub(READ_AROUND).max(1);
-                let limit = last + READ_AROUND + 1 - offset;
-                format!(
-                    "run `quill read {} --offset {offset} --limit {limit}`, then repeat the edit with the line numbers it shows",
-                    shell_quote(path)
-                )
-            }
-            Error::Stale { path, .. } => format!(
-                "run `quill read {}` again and redo the change on the current content",
-                shell_quote(path)
-            ),
-            Error::CreateConflict { path } => format!(
-                "someone created it first; `quill read {}` it, then write or edit it",
-                shell_quote(path)
-            ),
-            Error::DestinationExists { .. } => {
-                "pass --replace-sha256 with its current SHA-256 to replace it, or choose another destination".into()
-            }
-            Error::EditNoMatch { fix, path, .. } => miss_hint(*fix, path),
-            Error::PatchRejected { problems, .. } => {
-                let first = problems.first().and_then(|p| p.hint.clone());
-                match (problems.len(), first) {
-                    (1, Some(h)) => format!("{h}; then apply the patch again"),
-                    (n, Some(h)) => format!(
-                        "fix all {n} problems listed, then apply the patch again; the first: {h}"
-                    ),
-                    (_, None) => "fix the problems listed, then apply the patch again".into(),
-                }
-            }
-            Error::EditAmbiguous {
-                expect_count: Some(n),
-                count,
-                ..
-            } => format!(
-                "--expect-count {n} was given and `old` occurs {count} times: if all {count} are \
-                 meant, repeat with --expect-count {count}; else add surrounding lines to `old` \
-                 so that it matches only the ones you mean"
-            ),
-            Error::EditAmbiguous { .. } => {
-                "add surrounding lines to `old` to make it unique, or pass --replace-all".into()
-            }
-            Error::OutsideRoot { root, .. } => {
-                format!("only paths inside {} may be used", root.display())
-            }
-            Error::ReadOnly { .. } => "unset QUILL_READ_ONLY / drop --read-only to allow changes".into(),
-            Error::Symlink { .. } => "name the link's target instead".into(),
-            Error::IrregularFile { .. } => "quill only reads and writes regular files".into(),
-            Error::IsDirectory { path } => {
-                format!(
-                    "name a file in it; `quill read {}` lists them",
-                    shell_quote(path)
-                )
-            }
-            Error::BinaryFile { .. } => "quill shows text, images, PDFs and notebooks only".into(),
-            Error::FileTooLarge { .. } => {
-                "edit takes --max-file-bytes to raise its limit; read decodes UTF-16 files and notebooks whole only up to 64 MiB".into()
-            }
-            Error::LineTooLong {
-                path,
-                line,
-                bytes,
-                max_line_chars,
-                cut,
-                encoding,
-                ..
-            } => {
-                let mut call = format!("quill read {}", stdin_or(path));
-                if let Some(name) = encoding {
-                    call.push_str(&format!(" --encoding {name}"));
-                }
-                if *line > 1 {
-                    call.push_str(&format!(" --offset {line}"));
-                }
-                if *cut || *max_line_chars == 0 {
-                    call.push_str(&format!(" --max-line-chars {max_line_chars}"));
-                }
-                call.push_str(&format!(" --max-bytes {bytes}"));
-                if *cut {
-                    format!("`{call}` shows it cut to {max_line_chars} characters")
-                } else if *max_line_chars == 0 {
-                    format!(
-                        "`{call}` shows it whole; without --max-line-chars 0 long lines are cut to 2000 characters"
-                    )
-                } else {
-                    format!("`{call}` shows it whole")
-                }
-            }
-            Error::Encoding {
-                path,
-                encoding: Some(encoding),
-                character: Some(_),
-                ..
-            } => format!(
-                "use characters {encoding} has, or convert the file to UTF-8 first: `iconv -f {encoding} -t utf-8 {p} | quill write {p} --from -`",
-                p = shell_quote(path)
-            ),
-            Error::Encoding { .. } => {
-                "`old` and `new` must not contain U+FFFD (�) from a lossy read; match only the valid text around the invalid bytes".into()
-            }
-            Error::NothingToUndo { .. } => {
-                "undo only reverts changes quill made in this session".into()
-            }
-            Error::ChangedDuringRead { .. } => {
-                "another process is writing it; wait and read again".into()
-            }
-            Error::SourceChanged { .. } => "read the source again and retry".into(),
-            Error::AlreadyApplied { .. } => {
-                "nothing was written: an earlier call made this change; to apply it once more on purpose, repeat the call with --again".into()
-            }
-            Error::NotFound { near, .. } if near.hint.is_some() => near.hint.clone().unwrap_or_default(),
-            Error::NotFound { similar, .. } => {
-                if similar.is_empty() {
-                    "check the path; `quill glob` finds files by name".into()
-                } else {
-                    let names: Vec<_> = similar.iter().map(|p| p.to_string_lossy()).collect();
-                    format!("did you mean: {}?", names.join(", "))
-                }
-            }
-            Error::PermissionDenied { .. } => {
-                "check the permissions of the file and its directory".into()
-            }
-            Error::NoSpace { .. } => "free some disk space and retry; nothing was changed".into(),
-            Error::Io { .. } => return None,
-            Error::LockTimeout { .. } => {
-                "another quill process holds the lock; retry, or raise --lock-timeout".into()
-            }
-            Error::StateUnavailable { message, .. } if message.contains("newer than this quill") => {
-                "a newer quill wrote this state: upgrade quill, or use another --state-dir or --session".into()
-            }
-            Error::StateUnavailable { message, path }
-                if message.ends_with(UNTRUSTED) =>
-            {
-                format!(
-                    "quill never makes such an entry: remove {} and retry, or point --state-dir (or QUILL_STATE_DIR) at another directory",
-                    shell_quote(path)
-                )
-            }
-            Error::StateUnavailable { .. } => {
-                "point --state-dir (or QUILL_STATE_DIR) at a writable directory you own".into()
-            }
-            Error::ConverterMissing { install, .. } => format!("install it: {install}"),
-            Error::Interrupted => "nothing was changed; run the command again".into(),
-            Error::InvalidArgument { fix, .. } => return fix.clone(),
-        })
-    }
-}
-
-/// Lines of context on each side of the lines a `stale` line-addressed edit names, in the read
-/// its hint gives.
-const READ_AROUND: usize = 5;
-
 /// `stale`'s message: the file changed, or — a line-addressed edit — the session's own change
 /// is the version at hand, which the caller's line numbers do not describe.
 fn stale_message(path: &Path, session: &str, reread: Option<(usize, usize)>) -> String {
@@ -828,181 +493,6 @@ fn line_too_long(
     )
 }
 
-/// The path a `quill read` hint names: `-` for standard input.
-fn stdin_or(path: &Path) -> String {
-    if path == Path::new("<stdin>") {
-        "-".into()
-    } else {
-        shell_quote(path)
-    }
-}
-
-/// The command a usage line is about: its leading words (`quill state forget` of
-/// `quill state forget [OPTIONS] <PATH>`).
-fn command_of_usage(usage: &str) -> String {
-    usage
-        .lines()
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .take_while(|w| !w.starts_with(['[', '<', '-']))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// One problem of a rejected patch (`patch_rejected`): the file (and hunk) it is in, the
-/// kind of error it would be alone, and what to do about it.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PatchProblem {
-    /// The file (resolved; for a hunk, the file the hunk applies to).
-    #[serde(flatten, serialize_with = "names::path")]
-    #[schemars(schema_with = "crate::text::names::one::path")]
-    pub path: PathBuf,
-    /// The error kind the problem would have alone (`not_read`, `stale`, `not_found`,
-    /// `create_conflict`, `edit_no_match`, `edit_ambiguous`, `already_applied`,
-    /// `binary_file`, `invalid_argument`, …; see docs/errors.md).
-    pub kind: &'static str,
-    pub message: String,
-    /// What to do about it; null where the message says it all.
-    pub hint: Option<String>,
-    /// The 1-based line of the patch where the file's section (or the hunk) starts.
-    pub line: usize,
-    /// The hunk (0-based, within its file's section), when the problem is a hunk's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hunk_index: Option<usize>,
-    /// `edit_no_match`: how close the best candidate came.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<MissReason>,
-    /// `edit_no_match`: the file's real lines around the best candidate (at most 16 lines, 2 KiB).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<MissWindow>,
-    /// `edit_no_match`: the first difference, in one sentence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub difference: Option<String>,
-    /// `edit_ambiguous`: how many places the hunk matches.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<usize>,
-    /// `edit_ambiguous`: their 1-based first lines (at most 20).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<Vec<usize>>,
-}
-
-impl PatchProblem {
-    /// The problem an error of the file `path` is, at patch line `line`.
-    pub(crate) fn of(path: &Path, line: usize, e: &Error) -> PatchProblem {
-        let mut p = PatchProblem {
-            path: path.to_path_buf(),
-            kind: e.kind(),
-            message: e.to_string(),
-            hint: e.hint(),
-            line,
-            hunk_index: None,
-            reason: None,
-            window: None,
-            difference: None,
-            count: None,
-            lines: None,
-        };
-        if let Error::EditNoMatch {
-            reason,
-            window,
-            difference,
-            ..
-        } = e
-        {
-            p.reason = Some(*reason);
-            p.window = window.clone();
-            p.difference = Some(difference.clone());
-        }
-        if let Error::EditAmbiguous { count, lines, .. } = e {
-            p.count = Some(*count);
-            p.lines = Some(lines.clone());
-        }
-        p
-    }
-
-    /// The same problem in apply's own words.
-    pub(crate) fn reworded(mut self, message: String, hint: &str) -> PatchProblem {
-        self.message = message;
-        self.hint = Some(hint.to_string());
-        self
-    }
-
-    /// A problem no single error kind's fields describe: its kind named here.
-    pub(crate) fn reworded_as(
-        mut self,
-        kind: &'static str,
-        message: String,
-        hint: &str,
-    ) -> PatchProblem {
-        self.kind = kind;
-        self.reworded(message, hint)
-    }
-}
-
-/// The hint of an edit miss: the one next call that fixes it. It names flags and commands
-/// only, never a JSON field, so it reads the same in text and JSON.
-fn miss_hint(fix: MissFix, path: &Path) -> String {
-    match fix {
-        MissFix::Fuzzy => {
-            "rerun with --fuzzy: it applies there, keeping the file's characters".into()
-        }
-        MissFix::FuzzyUnnumbered => {
-            "drop the line numbers from old, or rerun with --fuzzy to strip them".into()
-        }
-        MissFix::FuzzyUnescaped => {
-            "use real line breaks (bash: $'a\\nb'), or rerun with --fuzzy to read the escapes"
-                .into()
-        }
-        MissFix::Unnumber => "drop the line numbers from old and new".into(),
-        MissFix::Unique => "add neighbouring lines to old so that it matches one place".into(),
-        MissFix::Quote => "copy old exactly from the file's lines shown".into(),
-        MissFix::Read => format!("`quill read {}`, then copy old from it", shell_quote(path)),
-        MissFix::InOrder => {
-            "quote old as the edits before it leave the text, or merge the two edits".into()
-        }
-    }
-}
-
-/// A path as a shell word, so a hint's command can be pasted as it is. A name that is not
-/// UTF-8 is spelled in ANSI-C quotes (`$'bad\xffname'`: bash, zsh, ksh, POSIX sh 2024), byte
-/// for byte, so the command names that very file.
-pub(crate) fn shell_quote(path: &Path) -> String {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if std::str::from_utf8(bytes).is_err() {
-        let mut q = String::from("$'");
-        for chunk in bytes.utf8_chunks() {
-            for c in chunk.valid().chars() {
-                match c {
-                    '\\' | '\'' => {
-                        q.push('\\');
-                        q.push(c);
-                    }
-                    c if c.is_ascii_control() => q.push_str(&format!("\\x{:02x}", c as u32)),
-                    c => q.push(c),
-                }
-            }
-            for b in chunk.invalid() {
-                q.push_str(&format!("\\x{b:02x}"));
-            }
-        }
-        q.push('\'');
-        return q;
-    }
-    shell_word(&path.to_string_lossy())
-}
-
-/// Any text as one shell word (single-quoted unless plain).
-pub(crate) fn shell_word(s: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
-    if !s.is_empty() && s.chars().all(plain) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1016,6 +506,38 @@ pub(crate) mod tests {
         assert_eq!(e.kind(), "permission_denied");
         let other = Error::io("write", p, io::Error::other("something else"));
         assert_eq!(other.kind(), "io");
+    }
+
+    /// The classification reads `io::ErrorKind` alone, never a raw code, so it means the same
+    /// on every platform: raw OS error 1 is EPERM on Unix but ERROR_INVALID_FUNCTION on
+    /// Windows, and 28 is ENOSPC but ERROR_OUT_OF_PAPER.
+    #[test]
+    fn an_io_error_is_classified_by_its_kind_alone() {
+        let p = Path::new("f");
+        let kind_of = |e: io::Error| Error::io("write", p, e).kind();
+        let of = |k: io::ErrorKind| kind_of(io::Error::from(k));
+        assert_eq!(of(io::ErrorKind::PermissionDenied), "permission_denied");
+        assert_eq!(of(io::ErrorKind::NotFound), "not_found");
+        assert_eq!(of(io::ErrorKind::StorageFull), "no_space");
+        assert_eq!(of(io::ErrorKind::QuotaExceeded), "no_space");
+        assert_eq!(of(io::ErrorKind::Interrupted), "interrupted");
+        for k in [
+            io::ErrorKind::Unsupported,
+            io::ErrorKind::InvalidInput,
+            io::ErrorKind::Other,
+        ] {
+            assert_eq!(of(k), "io", "{k:?}");
+        }
+        let (one, twenty_eight) = (
+            kind_of(io::Error::from_raw_os_error(1)),
+            kind_of(io::Error::from_raw_os_error(28)),
+        );
+        if cfg!(unix) {
+            assert_eq!((one, twenty_eight), ("permission_denied", "no_space"));
+        } else {
+            assert_ne!(one, "permission_denied");
+            assert_ne!(twenty_eight, "no_space");
+        }
     }
 
     /// Exit code → kinds, written out.
@@ -1234,6 +756,8 @@ pub(crate) mod tests {
                 assert!(key != "message" && key != "hint", "{kind}: {key}");
             }
             assert!(!e.to_string().is_empty());
+            // Every kind reaches the hint function of its group.
+            let _ = e.hint();
         }
     }
 
@@ -1359,7 +883,12 @@ pub(crate) mod tests {
             "not_found"
         );
         assert_eq!(
-            Error::io("write", Path::new("/x"), io::Error::from_raw_os_error(28)).kind(),
+            Error::io(
+                "write",
+                Path::new("/x"),
+                io::Error::from(io::ErrorKind::StorageFull)
+            )
+            .kind(),
             "no_space"
         );
     }
@@ -1451,18 +980,6 @@ pub(crate) mod tests {
                 .hint()
                 .unwrap()
                 .contains("U+FFFD")
-        );
-    }
-
-    #[test]
-    fn hints_quote_paths_for_the_shell() {
-        assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
-        assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
-        let bad = |b: &[u8]| shell_quote(&PathBuf::from(crate::sys::os_string(b.to_vec())));
-        assert_eq!(bad(b"/w/bad\xffname"), "$'/w/bad\\xffname'");
-        assert_eq!(
-            bad(b"/w/it's \\\xfe\tx\xc3\xa9"),
-            "$'/w/it\\'s \\\\\\xfe\\x09x\u{e9}'"
         );
     }
 }

@@ -137,8 +137,6 @@ where
     W: Output + Send,
 {
     let threads = threads.max(1);
-    let max_files = window.files.max(1);
-    let max_queued = window.queued.max(1);
     let turn = (
         Mutex::new(Turn {
             out,
@@ -152,8 +150,8 @@ where
     );
     // Items go to the workers, and results come back, in batches of consecutive items: a
     // hand-over costs a wake-up or two, too much to pay per small file. Never full: at most
-    // `max_files` items are out at once.
-    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, I)>>(max_files);
+    // `window.files` items are out at once.
+    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, I)>>(window.files.max(1));
     let work_rx = Mutex::new(work_rx);
     let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, T)>>();
     let stop = AtomicBool::new(false);
@@ -161,136 +159,21 @@ where
         for _ in 0..threads {
             let done_tx = done_tx.clone();
             let (work_rx, stop, init, work, turn) = (&work_rx, &stop, &init, &work, &turn);
-            scope.spawn(move || {
-                let mut state = init();
-                loop {
-                    let next = match work_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(batch) = next else { return };
-                    let mut outs = Vec::with_capacity(batch.len());
-                    for (seq, item) in batch {
-                        if stop.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        let mut flush = || {
-                            if !outs.is_empty() {
-                                let _ = done_tx.send(std::mem::take(&mut outs));
-                            }
-                        };
-                        let mut ahead = Ahead {
-                            turn,
-                            seq,
-                            budget: window.bytes,
-                            sent: false,
-                            flush: &mut flush,
-                        };
-                        let out = work(&mut state, item, &mut ahead);
-                        outs.push((seq, out));
-                    }
-                    if done_tx.send(outs).is_err() {
-                        return;
-                    }
-                }
-            });
+            scope.spawn(move || serve(work_rx, &done_tx, stop, init(), work, turn, window.bytes));
         }
         drop(done_tx);
-        let mut buf = Reorder::default();
-        let mut items = items.fuse();
-        let mut work_tx = Some(work_tx);
-        let mut batch: Vec<(usize, I)> = Vec::new();
-        let mut completed = 0usize;
-        let mut going = true;
-        let mut pass = |buf: &mut Reorder<T>, completed: &mut usize, outs: Vec<(usize, T)>| {
-            for (seq, out) in outs {
-                *completed += 1;
-                let more = buf.place(seq, out, &mut |seq, out| {
-                    let (lock, cv) = &turn;
-                    let mut t = lock_turn(lock);
-                    let more = !t.broken && emit(&mut t.out, out);
-                    // The next item's turn: what it passed ahead goes out first.
-                    t.next = seq + 1;
-                    if let Some(parts) = t.waiting.remove(&(seq + 1)) {
-                        for (bytes, first) in parts {
-                            t.bytes -= bytes.len();
-                            if !t.broken && !t.out.part(&bytes, first) {
-                                t.broken = true;
-                            }
-                        }
-                    }
-                    let more = more && !t.broken;
-                    let wake = t.sleepers > 0;
-                    drop(t);
-                    if wake {
-                        cv.notify_all();
-                    }
-                    more
-                });
-                if !more {
-                    return false;
-                }
-            }
-            true
+        let mut feed = Feed {
+            items: items.fuse(),
+            work_tx: Some(work_tx),
+            batch: Vec::new(),
+            buf: Reorder::default(),
+            completed: 0,
+            threads,
+            window,
         };
-        loop {
-            // Hand out items while the window has room.
-            while let Some(tx) = &work_tx {
-                let out = buf.sent - buf.next;
-                let queued = buf.sent - completed;
-                // With nothing out, one item always goes (else nothing would come back).
-                let heavy = out > 0 && buf.bytes >= window.bytes;
-                if out >= max_files || queued >= max_queued || heavy {
-                    break;
-                }
-                match items.next() {
-                    Some(item) => {
-                        batch.push((buf.sent, item));
-                        buf.push_slot();
-                        // A full batch goes; so does a short one while the workers have
-                        // little else to do.
-                        let handed = queued + 1 - batch.len();
-                        if batch.len() >= BATCH || handed < 2 * threads {
-                            // The receivers live until the scope ends.
-                            let _ = tx.send(std::mem::take(&mut batch));
-                        }
-                    }
-                    None => {
-                        if !batch.is_empty() {
-                            let _ = tx.send(std::mem::take(&mut batch));
-                        }
-                        work_tx = None;
-                    }
-                }
-                // Pass on what is ready without waiting, so a long walk does not hold it.
-                while let Ok(outs) = done_rx.try_recv() {
-                    if !pass(&mut buf, &mut completed, outs) {
-                        going = false;
-                        break;
-                    }
-                }
-                if !going {
-                    break;
-                }
-            }
-            // Nothing may stay unsent while waiting for results.
-            if let Some(tx) = &work_tx
-                && !batch.is_empty()
-            {
-                let _ = tx.send(std::mem::take(&mut batch));
-            }
-            if !going || (work_tx.is_none() && buf.next == buf.sent) {
-                break;
-            }
-            let Ok(outs) = done_rx.recv() else {
-                // Every worker is gone (one panicked: the scope re-raises it).
-                break;
-            };
-            if !pass(&mut buf, &mut completed, outs) {
-                going = false;
-                break;
-            }
-        }
+        let going = feed.run(&done_rx, &mut |outs, buf, completed| {
+            pass(buf, completed, outs, &turn, &mut emit)
+        });
         if !going {
             stop.store(true, Ordering::Relaxed);
             // A worker waiting for its turn gives up.
@@ -298,11 +181,196 @@ where
             turn.1.notify_all();
         }
         // Workers blocked on the queue see it closed and end.
-        drop(work_tx);
+        drop(feed);
         going
     });
     let t = turn.0.into_inner().unwrap_or_else(|e| e.into_inner());
     (t.out, finished)
+}
+
+/// A worker: take batches of items off the queue, map each through `work` (which may pass
+/// parts of its result ahead), and send the batch's results back, until the queue closes or
+/// `stop` is set.
+fn serve<I, T, S, W>(
+    work_rx: &Mutex<mpsc::Receiver<Vec<(usize, I)>>>,
+    done_tx: &mpsc::Sender<Vec<(usize, T)>>,
+    stop: &AtomicBool,
+    mut state: S,
+    work: &impl Fn(&mut S, I, &mut Ahead<'_, W>) -> T,
+    turn: &(Mutex<Turn<W>>, Condvar),
+    budget: usize,
+) {
+    loop {
+        let next = match work_rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(batch) = next else { return };
+        let mut outs = Vec::with_capacity(batch.len());
+        for (seq, item) in batch {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut flush = || {
+                if !outs.is_empty() {
+                    let _ = done_tx.send(std::mem::take(&mut outs));
+                }
+            };
+            let mut ahead = Ahead {
+                turn,
+                seq,
+                budget,
+                sent: false,
+                flush: &mut flush,
+            };
+            let out = work(&mut state, item, &mut ahead);
+            outs.push((seq, out));
+        }
+        if done_tx.send(outs).is_err() {
+            return;
+        }
+    }
+}
+
+/// Pass results that came back to the reorder buffer, and every result now in order on to
+/// `emit`. False once `emit` said stop or the output broke.
+fn pass<T: Weigh, W: Output>(
+    buf: &mut Reorder<T>,
+    completed: &mut usize,
+    outs: Vec<(usize, T)>,
+    turn: &(Mutex<Turn<W>>, Condvar),
+    emit: &mut impl FnMut(&mut W, T) -> bool,
+) -> bool {
+    for (seq, out) in outs {
+        *completed += 1;
+        let more = buf.place(seq, out, &mut |seq, out| emit_in_turn(turn, emit, seq, out));
+        if !more {
+            return false;
+        }
+    }
+    true
+}
+
+/// Emit the result of item `seq`, whose turn it is; then it is the next item's turn, and
+/// what that one passed ahead goes out first. False when there is to be no more.
+fn emit_in_turn<T, W: Output>(
+    turn: &(Mutex<Turn<W>>, Condvar),
+    emit: &mut impl FnMut(&mut W, T) -> bool,
+    seq: usize,
+    out: T,
+) -> bool {
+    let (lock, cv) = turn;
+    let mut t = lock_turn(lock);
+    let more = !t.broken && emit(&mut t.out, out);
+    t.next = seq + 1;
+    if let Some(parts) = t.waiting.remove(&(seq + 1)) {
+        for (bytes, first) in parts {
+            t.bytes -= bytes.len();
+            if !t.broken && !t.out.part(&bytes, first) {
+                t.broken = true;
+            }
+        }
+    }
+    let more = more && !t.broken;
+    let wake = t.sleepers > 0;
+    drop(t);
+    if wake {
+        cv.notify_all();
+    }
+    more
+}
+
+/// The calling thread's side: it hands the items out in batches while the window has room,
+/// and passes on the results that come back (`pass`, with the turn and `emit` bound).
+struct Feed<I, T, It> {
+    items: std::iter::Fuse<It>,
+    /// Closed (`None`) once every item was handed out.
+    work_tx: Option<mpsc::SyncSender<Vec<(usize, I)>>>,
+    batch: Vec<(usize, I)>,
+    buf: Reorder<T>,
+    /// Items whose result came back.
+    completed: usize,
+    threads: usize,
+    window: Window,
+}
+
+impl<I, T: Weigh, It: Iterator<Item = I>> Feed<I, T, It> {
+    /// Hand out items and pass results on until every result was passed on (true) or
+    /// `pass` said stop (false).
+    fn run(
+        &mut self,
+        done_rx: &mpsc::Receiver<Vec<(usize, T)>>,
+        pass: &mut impl FnMut(Vec<(usize, T)>, &mut Reorder<T>, &mut usize) -> bool,
+    ) -> bool {
+        loop {
+            let going = self.hand_out(done_rx, pass);
+            // Nothing may stay unsent while waiting for results.
+            if let Some(tx) = &self.work_tx
+                && !self.batch.is_empty()
+            {
+                let _ = tx.send(std::mem::take(&mut self.batch));
+            }
+            if !going {
+                return false;
+            }
+            if self.work_tx.is_none() && self.buf.next == self.buf.sent {
+                return true;
+            }
+            let Ok(outs) = done_rx.recv() else {
+                // Every worker is gone (one panicked: the scope re-raises it).
+                return true;
+            };
+            if !pass(outs, &mut self.buf, &mut self.completed) {
+                return false;
+            }
+        }
+    }
+
+    /// Hand out items while the window has room, passing on what is ready without waiting
+    /// (so a long walk does not hold it). False when `pass` said stop.
+    fn hand_out(
+        &mut self,
+        done_rx: &mpsc::Receiver<Vec<(usize, T)>>,
+        pass: &mut impl FnMut(Vec<(usize, T)>, &mut Reorder<T>, &mut usize) -> bool,
+    ) -> bool {
+        let max_files = self.window.files.max(1);
+        let max_queued = self.window.queued.max(1);
+        while let Some(tx) = &self.work_tx {
+            let buf = &self.buf;
+            let out = buf.sent - buf.next;
+            let queued = buf.sent - self.completed;
+            // With nothing out, one item always goes (else nothing would come back).
+            let heavy = out > 0 && buf.bytes >= self.window.bytes;
+            if out >= max_files || queued >= max_queued || heavy {
+                break;
+            }
+            match self.items.next() {
+                Some(item) => {
+                    self.batch.push((self.buf.sent, item));
+                    self.buf.push_slot();
+                    // A full batch goes; so does a short one while the workers have little
+                    // else to do.
+                    let handed = queued + 1 - self.batch.len();
+                    if self.batch.len() >= BATCH || handed < 2 * self.threads {
+                        // The receivers live until the scope ends.
+                        let _ = tx.send(std::mem::take(&mut self.batch));
+                    }
+                }
+                None => {
+                    if !self.batch.is_empty() {
+                        let _ = tx.send(std::mem::take(&mut self.batch));
+                    }
+                    self.work_tx = None;
+                }
+            }
+            while let Ok(outs) = done_rx.try_recv() {
+                if !pass(outs, &mut self.buf, &mut self.completed) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Items per hand-over to a worker, at most.

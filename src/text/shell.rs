@@ -1,8 +1,10 @@
-//! The calls hints are made of: this run's own command line with a word replaced or flags
-//! added, quoted for a POSIX shell so it can be pasted as it is — or nothing when a word is
-//! not text, holds a line break, or the line is too long to be a hint.
+//! The calls hints are made of, quoted for a POSIX shell so they can be pasted as they are:
+//! any text or path as one shell word (the one quoting rule of every hint), and this run's
+//! own command line with a word replaced or flags added — or nothing when a word is not
+//! text, holds a line break, or the line is too long to be a hint.
 
 use std::ffi::{OsStr, OsString};
+use std::path::Path;
 
 /// The longest call a hint writes out.
 const MAX_CALL: usize = 240;
@@ -55,7 +57,9 @@ pub(crate) fn replaced(argv: &[OsString], index: usize, word: &OsStr) -> Option<
     )
 }
 
-/// `s` as one POSIX shell word: as it is when that is safe, else single-quoted.
+/// `s` as one POSIX shell word: as it is when that is safe, else single-quoted. `=` stays
+/// bare: it means an assignment only in a command's first word, and a hint's words all
+/// follow `quill` (or another command).
 pub(crate) fn shell_word(s: &str) -> String {
     let plain = !s.is_empty()
         && s.bytes()
@@ -65,6 +69,34 @@ pub(crate) fn shell_word(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+/// A path as one shell word, so a hint's command can be pasted as it is. A name that is not
+/// UTF-8 is spelled in ANSI-C quotes (`$'bad\xffname'`: bash, zsh, ksh, POSIX sh 2024), byte
+/// for byte, so the command names that very file.
+pub(crate) fn shell_quote(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if std::str::from_utf8(bytes).is_ok() {
+        return shell_word(&path.to_string_lossy());
+    }
+    let mut q = String::from("$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' | '\'' => {
+                    q.push('\\');
+                    q.push(c);
+                }
+                c if c.is_ascii_control() => q.push_str(&format!("\\x{:02x}", c as u32)),
+                c => q.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            q.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    q.push('\'');
+    q
 }
 
 /// `name` with globset's special characters escaped.
@@ -82,6 +114,7 @@ pub(crate) fn glob_escape(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn args(words: &[&str]) -> Vec<OsString> {
         words.iter().map(OsString::from).collect()
@@ -95,6 +128,19 @@ mod tests {
         assert_eq!(shell_word("it's"), "'it'\\''s'");
         assert_eq!(shell_word(""), "''");
         assert_eq!(glob_escape("[id].tsx"), "\\[id\\].tsx");
+    }
+
+    #[test]
+    fn paths_are_quoted_byte_for_byte() {
+        assert_eq!(shell_quote(Path::new("/a/b.rs")), "/a/b.rs");
+        assert_eq!(shell_quote(Path::new("/a b/it's")), "'/a b/it'\\''s'");
+        assert_eq!(shell_quote(Path::new("/w/a=b.txt")), "/w/a=b.txt");
+        let bad = |b: &[u8]| shell_quote(&PathBuf::from(crate::sys::os_string(b.to_vec())));
+        assert_eq!(bad(b"/w/bad\xffname"), "$'/w/bad\\xffname'");
+        assert_eq!(
+            bad(b"/w/it's \\\xfe\tx\xc3\xa9"),
+            "$'/w/it\\'s \\\\\\xfe\\x09x\u{e9}'"
+        );
     }
 
     #[test]

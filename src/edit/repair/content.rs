@@ -5,6 +5,8 @@
 //! ("file has 2 blank lines where old has 1") — bounded like every listing (`describe`). It
 //! reads only the lines around the candidate and must not search the file or choose it.
 
+use std::ops::Range;
+
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::MAX_FUZZY_LINE;
@@ -31,8 +33,24 @@ pub(super) fn similar_difference(
     shift: isize,
     hint: (usize, usize),
 ) -> Contrast {
-    // A first or last line of old that is empty is the end of the line before or the start
-    // of the line after: not a line to compare.
+    let (olds, shift) = without_empty_ends(olds, shift);
+    let region = Region::around(text, olds, shift, hint);
+    let ops = capture_diff_slices(Algorithm::Myers, &region.onorm, &region.fnorm);
+    let first_eq = ops.iter().position(|op| matches!(op, DiffOp::Equal { .. }));
+    let last_eq = ops
+        .iter()
+        .rposition(|op| matches!(op, DiffOp::Equal { .. }));
+    let mut tally = Tally::default();
+    match (first_eq, last_eq) {
+        (Some(fe), Some(le)) => region.diffed(&ops, fe, le, &mut tally),
+        _ => region.aligned(shift, &mut tally),
+    }
+    region.contrast(tally, shift)
+}
+
+/// A first or last line of old that is empty is the end of the line before or the start of
+/// the line after: not a line to compare. Old without them, and the shift of its new line 0.
+fn without_empty_ends<'o, 'a>(olds: &'o [OldLine<'a>], shift: isize) -> (&'o [OldLine<'a>], isize) {
     let mut olds = olds;
     if olds.len() > 1 && olds.last().is_some_and(|o| o.raw.is_empty()) {
         olds = &olds[..olds.len() - 1];
@@ -42,34 +60,276 @@ pub(super) fn similar_difference(
         olds = &olds[1..];
         shift += 1;
     }
-    let k = olds.len();
-    let lo = shift.saturating_sub(2).max(0) as usize;
-    let want = (shift.max(0) as usize - lo) + k + EXTRA_LINES;
-    let mut flines: Vec<FLine> = Vec::new();
-    let mut at = locate(text, hint, lo);
-    while let Some(off) = at {
-        if flines.len() >= want || off >= text.len() {
-            break;
-        }
-        let Some(f) = fline_at(text, off) else { break };
-        flines.push(f);
-        at = f.next_start();
-    }
-    let at_eof = flines.len() < want;
+    (olds, shift)
+}
 
-    let onorm: Vec<String> = olds.iter().map(|o| o.norm.iter().collect()).collect();
-    let mut fnorm: Vec<String> = flines
-        .iter()
-        .map(|f| {
-            let b = f.raw(text);
-            normalize(&b[..b.len().min(MAX_FUZZY_LINE)])
-                .iter()
-                .map(|n| n.c)
-                .collect()
-        })
-        .collect();
-    // old's first line may end a file line and its last begin one: such a file line counts
-    // as that line of old.
+/// What the comparison found: the differences, and the region's lines that stand for a line
+/// of old (the window shows them).
+#[derive(Default)]
+struct Tally {
+    items: Vec<Item>,
+    used: Vec<usize>,
+}
+
+/// Old's lines and the file's lines around the candidate (from 2 lines above where old would
+/// start to `EXTRA_LINES` below where it would end), normalized as fuzzy matching sees them.
+struct Region<'o, 'a, 't> {
+    text: &'t [u8],
+    olds: &'o [OldLine<'a>],
+    /// The file line (0-based) of the region's first line.
+    lo: usize,
+    flines: Vec<FLine>,
+    /// The region is shorter than wanted: it ends with the file.
+    at_eof: bool,
+    onorm: Vec<String>,
+    fnorm: Vec<String>,
+}
+
+impl<'o, 'a, 't> Region<'o, 'a, 't> {
+    fn around(
+        text: &'t [u8],
+        olds: &'o [OldLine<'a>],
+        shift: isize,
+        hint: (usize, usize),
+    ) -> Region<'o, 'a, 't> {
+        let k = olds.len();
+        let lo = shift.saturating_sub(2).max(0) as usize;
+        let want = (shift.max(0) as usize - lo) + k + EXTRA_LINES;
+        let mut flines: Vec<FLine> = Vec::new();
+        let mut at = locate(text, hint, lo);
+        while let Some(off) = at {
+            if flines.len() >= want || off >= text.len() {
+                break;
+            }
+            let Some(f) = fline_at(text, off) else { break };
+            flines.push(f);
+            at = f.next_start();
+        }
+        let at_eof = flines.len() < want;
+        let onorm: Vec<String> = olds.iter().map(|o| o.norm.iter().collect()).collect();
+        let mut fnorm: Vec<String> = flines
+            .iter()
+            .map(|f| {
+                let b = f.raw(text);
+                normalize(&b[..b.len().min(MAX_FUZZY_LINE)])
+                    .iter()
+                    .map(|n| n.c)
+                    .collect()
+            })
+            .collect();
+        fold_partial_ends(olds, &onorm, &mut fnorm);
+        Region {
+            text,
+            olds,
+            lo,
+            flines,
+            at_eof,
+            onorm,
+            fnorm,
+        }
+    }
+
+    /// The differences where the diff of lines found some line that agrees: each operation
+    /// before the first agreeing line, after the last, or between.
+    fn diffed(&self, ops: &[DiffOp], fe: usize, le: usize, tally: &mut Tally) {
+        for (idx, op) in ops.iter().enumerate() {
+            let (or, fr) = (op.old_range(), op.new_range());
+            if matches!(op, DiffOp::Equal { .. }) {
+                tally.used.extend(fr);
+                continue;
+            }
+            let ob: Vec<usize> = or.clone().filter(|&j| !self.onorm[j].is_empty()).collect();
+            let fb: Vec<usize> = fr.clone().filter(|&i| !self.fnorm[i].is_empty()).collect();
+            if idx < fe {
+                self.before_agreement(or, fr, &ob, &fb, tally);
+            } else if idx > le {
+                self.after_agreement(or, fr, &ob, &fb, tally);
+            } else {
+                self.between_agreements(or, fr, &ob, &fb, tally);
+            }
+        }
+    }
+
+    /// Before old's first agreeing line: pair from the end; file lines above are not part of
+    /// the passage. `ob` and `fb` are the non-blank lines of `or` (old) and `fr` (the file).
+    fn before_agreement(
+        &self,
+        or: Range<usize>,
+        fr: Range<usize>,
+        ob: &[usize],
+        fb: &[usize],
+        tally: &mut Tally,
+    ) {
+        let n = ob.len().min(fb.len());
+        for (&j, &i) in ob.iter().rev().zip(fb.iter().rev()) {
+            tally.items.push(self.changed(j, i));
+            tally.used.push(i);
+        }
+        if n > 0 {
+            let (j0, i0) = (ob[ob.len() - n], fb[fb.len() - n]);
+            tally.items.extend(self.blank_count(j0..or.end, i0..fr.end));
+        }
+        let at = fb.len().checked_sub(n).and_then(|x| fb.get(x)).copied();
+        let at = at.unwrap_or(fr.end) as isize;
+        for &j in &ob[..ob.len() - n] {
+            tally.items.push(self.missing(j, at));
+        }
+    }
+
+    /// After old's last agreeing line: pair from the start; file lines below are not part of
+    /// it.
+    fn after_agreement(
+        &self,
+        or: Range<usize>,
+        fr: Range<usize>,
+        ob: &[usize],
+        fb: &[usize],
+        tally: &mut Tally,
+    ) {
+        for (&j, &i) in ob.iter().zip(fb) {
+            tally.items.push(self.changed(j, i));
+            tally.used.push(i);
+        }
+        let n = ob.len().min(fb.len());
+        if n > 0 {
+            let (j1, i1) = (ob[n - 1] + 1, fb[n - 1] + 1);
+            tally
+                .items
+                .extend(self.blank_count(or.start..j1, fr.start..i1));
+        }
+        let at = fb
+            .get(ob.len().min(fb.len()).saturating_sub(1))
+            .map_or(fr.start, |&i| i + 1);
+        for (d, &j) in ob.iter().skip(fb.len()).enumerate() {
+            tally.items.push(self.missing(j, (at + d) as isize));
+            if self.at_eof && at + d >= self.flines.len() {
+                break;
+            }
+        }
+    }
+
+    /// Between two agreeing lines: lines changed, missing from the file, or extra in it.
+    fn between_agreements(
+        &self,
+        or: Range<usize>,
+        fr: Range<usize>,
+        ob: &[usize],
+        fb: &[usize],
+        tally: &mut Tally,
+    ) {
+        tally.used.extend(fr.clone());
+        for (&j, &i) in ob.iter().zip(fb) {
+            tally.items.push(self.changed(j, i));
+        }
+        for &j in ob.iter().skip(fb.len()) {
+            tally.items.push(self.missing(j, fr.end as isize));
+        }
+        for &i in fb.iter().skip(ob.len()) {
+            tally.items.push(Item::new(
+                self.lo + i + 1,
+                format!("file has {} that old lacks", self.quote_file(i)),
+            ));
+        }
+        tally.items.extend(self.blank_count(or, fr));
+    }
+
+    /// No line agrees: old line j stands where the alignment put it.
+    fn aligned(&self, shift: isize, tally: &mut Tally) {
+        let base = shift - self.lo as isize;
+        for (j, o) in self.onorm.iter().enumerate() {
+            let i = base + j as isize;
+            match usize::try_from(i).ok().filter(|&i| i < self.flines.len()) {
+                Some(i) => {
+                    tally.used.push(i);
+                    if *o != self.fnorm[i] {
+                        tally.items.push(self.changed(j, i));
+                    }
+                }
+                None if o.is_empty() => {}
+                None => {
+                    tally.items.push(self.missing(j, i));
+                    if i >= 0 && self.at_eof {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sentence, its line, and the file lines old was aligned with.
+    fn contrast(&self, mut tally: Tally, shift: isize) -> Contrast {
+        let lo = self.lo;
+        tally.items.sort_by_key(|i| i.line);
+        let lines = match (tally.used.iter().min(), tally.used.iter().max()) {
+            (Some(&a), Some(&b)) => (lo + a, lo + b),
+            _ => (lo, lo),
+        };
+        match tally.items.first() {
+            Some(first) => Contrast {
+                focus: first.line - 1,
+                difference: listed(&tally.items),
+                lines,
+            },
+            None => {
+                // Every line agrees as compared here (old's ends inside longer lines).
+                let li = shift.max(0) as usize;
+                Contrast {
+                    focus: li,
+                    difference: format!(
+                        "line {}: old is close to the file here but not the same",
+                        li + 1
+                    ),
+                    lines,
+                }
+            }
+        }
+    }
+
+    /// The region's file line `i`, quoted.
+    fn quote_file(&self, i: usize) -> String {
+        let b = self.flines[i].raw(self.text);
+        quote(&lossy(&b[..b.len().min(QUOTE_MAX_CHARS * 5)]))
+    }
+
+    /// Old's line `j`, which no file line stands for, at file line `i` of the region.
+    fn missing(&self, j: usize, i: isize) -> Item {
+        let q = quote(self.olds[j].raw);
+        if i < 0 || (i == 0 && self.lo == 0) {
+            Item::new(1, format!("old has {q} before the file's first line"))
+        } else if self.at_eof && i as usize >= self.flines.len() {
+            Item::new(
+                self.lo + self.flines.len() + 1,
+                format!("the file ends where old continues with {q}"),
+            )
+        } else {
+            Item::new(
+                self.lo + i as usize + 1,
+                format!("old has {q} that the file lacks"),
+            )
+        }
+    }
+
+    /// Old's line `j` stands at the region's file line `i`, which differs.
+    fn changed(&self, j: usize, i: usize) -> Item {
+        Item::new(
+            self.lo + i + 1,
+            format!(
+                "file has {} where old has {}",
+                self.quote_file(i),
+                quote(self.olds[j].raw)
+            ),
+        )
+    }
+
+    fn blank_count(&self, or: Range<usize>, fr: Range<usize>) -> Option<Item> {
+        blank_count(&self.onorm, &self.fnorm, or, fr, self.lo)
+    }
+}
+
+/// old's first line may end a file line and its last begin one: such a file line counts as
+/// that line of old.
+fn fold_partial_ends(olds: &[OldLine<'_>], onorm: &[String], fnorm: &mut [String]) {
+    let k = olds.len();
     for (j, cond) in [(0, cond_for(olds, 0)), (k - 1, cond_for(olds, k - 1))] {
         let Some(o) = onorm.get(j) else { continue };
         if cond == Cond::Equal || o.is_empty() {
@@ -81,158 +341,6 @@ pub(super) fn similar_difference(
             }
         }
     }
-
-    let ops = capture_diff_slices(Algorithm::Myers, &onorm, &fnorm);
-    let quote_file = |i: usize| {
-        let b = flines[i].raw(text);
-        quote(&lossy(&b[..b.len().min(QUOTE_MAX_CHARS * 5)]))
-    };
-    // Old's line `j`, which no file line stands for, at file line `i` of the region.
-    let missing = |j: usize, i: isize| -> Item {
-        let q = quote(olds[j].raw);
-        if i < 0 || (i == 0 && lo == 0) {
-            Item::new(1, format!("old has {q} before the file's first line"))
-        } else if at_eof && i as usize >= flines.len() {
-            Item::new(
-                lo + flines.len() + 1,
-                format!("the file ends where old continues with {q}"),
-            )
-        } else {
-            Item::new(
-                lo + i as usize + 1,
-                format!("old has {q} that the file lacks"),
-            )
-        }
-    };
-    let changed = |j: usize, i: usize| {
-        Item::new(
-            lo + i + 1,
-            format!(
-                "file has {} where old has {}",
-                quote_file(i),
-                quote(olds[j].raw)
-            ),
-        )
-    };
-    let mut items: Vec<Item> = Vec::new();
-    let mut used: Vec<usize> = Vec::new();
-    let first_eq = ops.iter().position(|op| matches!(op, DiffOp::Equal { .. }));
-    let last_eq = ops
-        .iter()
-        .rposition(|op| matches!(op, DiffOp::Equal { .. }));
-    match (first_eq, last_eq) {
-        (Some(fe), Some(le)) => {
-            for (idx, op) in ops.iter().enumerate() {
-                let (or, fr) = (op.old_range(), op.new_range());
-                if matches!(op, DiffOp::Equal { .. }) {
-                    used.extend(fr);
-                    continue;
-                }
-                let ob: Vec<usize> = or.clone().filter(|&j| !onorm[j].is_empty()).collect();
-                let fb: Vec<usize> = fr.clone().filter(|&i| !fnorm[i].is_empty()).collect();
-                if idx < fe {
-                    // Before old's first agreeing line: pair from the end; file lines above
-                    // are not part of the passage.
-                    let n = ob.len().min(fb.len());
-                    for (&j, &i) in ob.iter().rev().zip(fb.iter().rev()) {
-                        items.push(changed(j, i));
-                        used.push(i);
-                    }
-                    if n > 0 {
-                        let (j0, i0) = (ob[ob.len() - n], fb[fb.len() - n]);
-                        items.extend(blank_count(&onorm, &fnorm, j0..or.end, i0..fr.end, lo));
-                    }
-                    let at = fb.len().checked_sub(n).and_then(|x| fb.get(x)).copied();
-                    let at = at.unwrap_or(fr.end) as isize;
-                    for &j in &ob[..ob.len() - n] {
-                        items.push(missing(j, at));
-                    }
-                } else if idx > le {
-                    // After its last agreeing line: pair from the start; file lines below
-                    // are not part of it.
-                    for (&j, &i) in ob.iter().zip(&fb) {
-                        items.push(changed(j, i));
-                        used.push(i);
-                    }
-                    let n = ob.len().min(fb.len());
-                    if n > 0 {
-                        let (j1, i1) = (ob[n - 1] + 1, fb[n - 1] + 1);
-                        items.extend(blank_count(&onorm, &fnorm, or.start..j1, fr.start..i1, lo));
-                    }
-                    let at = fb
-                        .get(ob.len().min(fb.len()).saturating_sub(1))
-                        .map_or(fr.start, |&i| i + 1);
-                    for (d, &j) in ob.iter().skip(fb.len()).enumerate() {
-                        items.push(missing(j, (at + d) as isize));
-                        if at_eof && at + d >= flines.len() {
-                            break;
-                        }
-                    }
-                } else {
-                    used.extend(fr.clone());
-                    for (&j, &i) in ob.iter().zip(&fb) {
-                        items.push(changed(j, i));
-                    }
-                    for &j in ob.iter().skip(fb.len()) {
-                        items.push(missing(j, fr.end as isize));
-                    }
-                    for &i in fb.iter().skip(ob.len()) {
-                        items.push(Item::new(
-                            lo + i + 1,
-                            format!("file has {} that old lacks", quote_file(i)),
-                        ));
-                    }
-                    items.extend(blank_count(&onorm, &fnorm, or, fr, lo));
-                }
-            }
-        }
-        _ => {
-            // No line agrees: old line j stands where the alignment put it.
-            let base = shift - lo as isize;
-            for (j, o) in onorm.iter().enumerate() {
-                let i = base + j as isize;
-                match usize::try_from(i).ok().filter(|&i| i < flines.len()) {
-                    Some(i) => {
-                        used.push(i);
-                        if *o != fnorm[i] {
-                            items.push(changed(j, i));
-                        }
-                    }
-                    None if o.is_empty() => {}
-                    None => {
-                        items.push(missing(j, i));
-                        if i >= 0 && at_eof {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    items.sort_by_key(|i| i.line);
-    let lines = match (used.iter().min(), used.iter().max()) {
-        (Some(&a), Some(&b)) => (lo + a, lo + b),
-        _ => (lo, lo),
-    };
-    match items.first() {
-        Some(first) => Contrast {
-            focus: first.line - 1,
-            difference: listed(&items),
-            lines,
-        },
-        None => {
-            // Every line agrees as compared here (old's ends inside longer lines).
-            let li = shift.max(0) as usize;
-            Contrast {
-                focus: li,
-                difference: format!(
-                    "line {}: old is close to the file here but not the same",
-                    li + 1
-                ),
-                lines,
-            }
-        }
-    }
 }
 
 /// "file has 2 blank lines where old has 1" when the blank lines of `or` (old) and `fr`
@@ -241,8 +349,8 @@ pub(super) fn similar_difference(
 fn blank_count(
     onorm: &[String],
     fnorm: &[String],
-    or: std::ops::Range<usize>,
-    fr: std::ops::Range<usize>,
+    or: Range<usize>,
+    fr: Range<usize>,
     lo: usize,
 ) -> Option<Item> {
     let blank = |t: &[String]| t.iter().filter(|t| t.is_empty()).count();

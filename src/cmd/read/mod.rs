@@ -4,17 +4,19 @@
 //! by `--encoding` or detected when a file is not UTF-8), images (dimensions, optional inline
 //! data), PDFs (through `pdftotext`) and notebooks (rendered cells); a directory is listed
 //! (`listing`). A read that shows content records the session's baseline; one that shows
-//! nothing records nothing.
+//! nothing records nothing. `pass` shows each kind of file, `pdf` runs the PDF converters.
 
 use std::fs;
 use std::io::{self, Read};
-
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use base64::Engine;
 use sha2::{Digest, Sha256};
 
+mod pass;
+mod pdf;
+
+use self::pass::Pass;
+use self::pdf::pdf_page_count;
 use crate::cli::ReadArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::{self, Resolved};
@@ -24,21 +26,12 @@ use crate::settings::Settings;
 use crate::state::Baseline;
 use crate::text::encoding::{self, Encoding, legacy};
 use crate::text::hex;
-use crate::text::image;
-use crate::text::notebook;
 use crate::text::page::{Page, PageSpec, Pager, Stop, page_all};
 use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
 
 /// Files decoded or rendered whole in memory (UTF-16, notebooks) are capped at this size.
 const MAX_WHOLE_BYTES: u64 = 64 * 1024 * 1024;
-/// Inline image data is capped at this size.
-const MAX_INLINE_IMAGE: u64 = 5 * 1024 * 1024;
-/// Bytes kept for image header parsing (a JPEG's SOF may follow a large EXIF block).
-const IMAGE_HEADER_BYTES: usize = 1024 * 1024;
-/// PDF pages shown by default.
-const DEFAULT_PDF_PAGES: u32 = 20;
-
 /// What `quill read -` (or `/dev/stdin`) calls standard input in its report.
 const STDIN_NAME: &str = "<stdin>";
 
@@ -191,201 +184,47 @@ enum Attempt {
 fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Attempt> {
     let path = &resolved.target;
     let (file, meta) = probe::open_regular(s.root.as_ref(), path)?;
-    let before = Identity::of(&meta);
-    // Read no more than the size seen at open: a file that grows without pause must not keep
-    // the read going; the identity check below sees the growth.
-    let mut file = (&file).take(before.size);
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; CHUNK];
-    let n = read_full(&mut file, &mut buf, path)?;
-    let first = &buf[..n];
-    let spec = req.spec;
+    let mut pass = Pass::start(&file, Identity::of(&meta), resolved, req.spec)?;
     let is_notebook = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
-
-    let mut r = ReadReport::blank(path.clone(), resolved.via_symlink.clone(), spec.offset);
-    r.size = before.size;
-
-    let mut record = true;
-    let mut detected = false;
-    // A file that only starts like a PDF (notes quoting "%PDF-1.7 …") is text, not an error:
-    // pdfinfo decides, and its page count is kept for the conversion.
-    let mut pdf_pages = 0;
-    let sniffed = match sniff::sniff(first) {
-        Sniffed::Pdf => match pdf_page_count(path)? {
-            Some(n) => {
-                pdf_pages = n;
-                Sniffed::Pdf
-            }
-            None => Sniffed::Text {
-                encoding: Encoding::Utf8,
-            },
-        },
-        other => other,
-    };
-    match sniffed {
-        Sniffed::Binary { guess } => {
+    match sniff_file(pass.first_bytes(), path)? {
+        (Sniffed::Binary { guess }, _) => {
             return Err(Error::BinaryFile {
                 path: path.clone(),
-                size: before.size,
+                size: pass.size(),
                 guess,
             });
         }
-        Sniffed::Text { encoding } if !is_notebook && streams(req, encoding) => {
-            let (page, _) = stream_page(&mut file, &mut buf, n, spec, encoding, &mut hasher, path)?;
-            // Not UTF-8 after all: read it again whole and see whether it is in a legacy
-            // encoding (the same decision edit makes on the same bytes).
-            let codec = if encoding == Encoding::Utf8
-                && req.encoding.is_none()
-                && !page.valid_utf8
-                && before.size <= legacy::MAX_BYTES
-            {
-                let whole = read_again(file.get_ref(), before.size, path)?;
-                legacy::detect(&whole).map(|codec| (codec, whole))
-            } else {
-                None
-            };
-            match codec {
-                Some((codec, whole)) => {
-                    let (text, lossy) = legacy::decode(&whole, codec);
-                    r.encoding = Some(codec.name());
-                    fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
-                    r.lossy = lossy;
-                    detected = true;
-                }
-                None => {
-                    r.encoding = Some(encoding.as_str());
-                    r.bom = encoding.has_bom();
-                    fill_page(&mut r, page, path, spec)?;
-                }
-            }
+        (Sniffed::Text { encoding }, _) if !is_notebook && streams(req, encoding) => {
+            pass.streamed_text(req, encoding)?
         }
-        Sniffed::Text { encoding } => {
-            let whole = read_whole(&mut file, first, &mut hasher, path, before.size)?;
-            let encoding = match req.encoding {
-                Some(codec) if !is_notebook => {
-                    encoding::forced(codec, &whole).map_err(Error::invalid_argument)?
-                }
-                _ => encoding,
-            };
-            let (text, lossy) = decode_whole(&whole, encoding);
-            r.encoding = Some(encoding.as_str());
-            r.bom = encoding.has_bom();
-            if is_notebook {
-                match notebook::render(&whole) {
-                    Ok(rendered) => {
-                        r.kind = "notebook";
-                        fill_page(&mut r, page_all(spec, rendered.as_bytes()), path, spec)?;
-                    }
-                    Err(why) => {
-                        s.warn(
-                            WarningKind::NotebookAsText,
-                            format!("{}: {why}; shown as plain text", path.display()),
-                        );
-                        fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
-                    }
-                }
-            } else {
-                fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
-                r.lossy |= lossy;
-            }
-        }
-        Sniffed::Image { mime } => {
-            r.kind = "image";
-            r.mime = Some(mime);
-            r.encoding = None;
-            let inline = req.inline_image && before.size <= MAX_INLINE_IMAGE;
-            if req.inline_image && !inline {
-                s.warn(WarningKind::ImageNotInlined, format!(
-                    "the image is {} bytes, over the {MAX_INLINE_IMAGE}-byte limit for --inline-image; data not included",
-                    before.size
-                ));
-            }
-            let mut header = first.to_vec();
-            if inline {
-                header = read_whole(&mut file, first, &mut hasher, path, before.size)?;
-            } else if mime == "image/jpeg" {
-                header.resize(IMAGE_HEADER_BYTES, 0);
-                let more = read_full(&mut file, &mut header[n..], path)?;
-                header.truncate(n + more);
-            }
-            if let Some((w, h)) = image::dimensions(mime, &header) {
-                r.width = Some(w);
-                r.height = Some(h);
-            }
-            let dims = match (r.width, r.height) {
-                (Some(w), Some(h)) => format!("{w}x{h}"),
-                _ => "unknown size".into(),
-            };
-            r.summary = Some(format!(
-                "{}: {mime}, {dims}, {} bytes{}",
-                paths::display(&s.cwd, path),
-                before.size,
-                if inline {
-                    ""
-                } else {
-                    " (add --inline-image --json for the data)"
-                }
-            ));
-            // An image has no lines: `startLine`, `endLine` and `totalLines` are 0, and there
-            // is no next page.
-            r.start_line = 0;
-            if inline {
-                // Shown whole: a baseline, a hash and `fileAccess`, as for a text file.
-                r.data = Some(base64::engine::general_purpose::STANDARD.encode(&header));
-                r.complete = true;
-            } else {
-                // Described, not shown: nothing recorded (no hash, no `fileAccess`).
-                record = false;
-            }
-        }
-        Sniffed::Pdf => {
-            r.kind = "pdf";
-            // Hash the file as it is now; the converter reads it by path.
-            hasher.update(first);
-            loop {
-                let n = read_some(&mut file, &mut buf, path)?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buf[..n]);
-            }
-            let (text, first_page, last_page, count) = pdf_text(path, req.pages, pdf_pages)?;
-            r.page_count = Some(count);
-            r.pages = Some(format!("{first_page}-{last_page}"));
-            r.encoding = Some("utf-8");
-            fill_page(&mut r, page_all(spec, text.as_bytes()), path, spec)?;
-            // A baseline only when every page, and every line of them, was shown.
-            if !(first_page == 1 && last_page >= count && r.complete) {
-                r.complete = false;
-                record = false;
-            }
-        }
+        (Sniffed::Text { encoding }, _) => pass.whole_text(s, req, encoding, is_notebook)?,
+        (Sniffed::Image { mime }, _) => pass.image(s, req, mime)?,
+        (Sniffed::Pdf, page_count) => pass.pdf(req, page_count)?,
     }
-
-    // Did the file change while we read it?
-    let after_fd = file
-        .get_ref()
-        .metadata()
-        .map_err(|e| Error::io("inspect", path, e))?;
-    let after_path = fs::metadata(path).map(|m| Identity::of(&m)).ok();
-    if Identity::of(&after_fd) != before || after_path != Some(before) {
+    if pass.changed()? {
         return Ok(Attempt::Changed);
     }
+    Ok(Attempt::Done(Box::new(pass.finish())))
+}
 
-    let baseline = if record {
-        let sha = hex(&hasher.finalize());
-        r.sha256 = Some(sha.clone());
-        Some(Baseline::new(path, sha, &before, r.complete))
-    } else {
-        None
-    };
-    Ok(Attempt::Done(Box::new(Shown {
-        report: r,
-        baseline,
-        detected,
-    })))
+/// What a file's first bytes are, and a PDF's page count. A file that only starts like a PDF
+/// (notes quoting "%PDF-1.7 …") is text, not an error: pdfinfo decides, and its page count is
+/// kept for the conversion.
+fn sniff_file(first: &[u8], path: &Path) -> Result<(Sniffed, u32)> {
+    Ok(match sniff::sniff(first) {
+        Sniffed::Pdf => match pdf_page_count(path)? {
+            Some(n) => (Sniffed::Pdf, n),
+            None => (
+                Sniffed::Text {
+                    encoding: Encoding::Utf8,
+                },
+                0,
+            ),
+        },
+        other => (other, 0),
+    })
 }
 
 /// `quill read -`: one page of standard input, streamed (the page is kept, the rest only
@@ -615,152 +454,6 @@ fn read_whole(
     }
     hasher.update(&all);
     Ok(all)
-}
-
-/// Text of the selected pages with `pdftotext`; returns (text, first, last, page count).
-fn pdf_text(path: &Path, pages: Option<(u32, u32)>, count: u32) -> Result<(String, u32, u32, u32)> {
-    let (first, last) = match pages {
-        None => (1, count.clamp(1, DEFAULT_PDF_PAGES)),
-        Some(pages) => pages,
-    };
-    if count > 0 && first > count {
-        return Err(Error::invalid_argument(format!(
-            "--pages {first}-{last}: the PDF has {count} pages"
-        )));
-    }
-    let last = last.min(count.max(1));
-    let mut cmd = Command::new("pdftotext");
-    cmd.args(["-q", "-enc", "UTF-8", "-layout", "-f"])
-        .arg(first.to_string())
-        .arg("-l")
-        .arg(last.to_string())
-        .arg(path)
-        .arg("-");
-    let out = run_converter(cmd, path)?;
-    if !out.status.success() {
-        let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        let why = if why.is_empty() {
-            format!("pdftotext failed ({})", out.status)
-        } else {
-            why
-        };
-        return Err(Error::Io {
-            path: path.to_path_buf(),
-            op: "convert the PDF",
-            source: io::Error::other(why),
-        });
-    }
-    Ok((
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        first,
-        last,
-        count,
-    ))
-}
-
-/// The page count, or None when pdfinfo says this is not a PDF it can read.
-fn pdf_page_count(path: &Path) -> Result<Option<u32>> {
-    let mut cmd = Command::new("pdfinfo");
-    cmd.arg(path);
-    let out = run_converter(cmd, path)?;
-    if !out.status.success() {
-        return Ok(None);
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    Ok(Some(
-        text.lines()
-            .find_map(|l| l.strip_prefix("Pages:"))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0),
-    ))
-}
-
-/// How long a converter may take before it is killed (a hostile PDF must not hang quill).
-const CONVERTER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Run a converter with its output collected and a deadline.
-fn run_converter(mut cmd: Command, path: &Path) -> Result<std::process::Output> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| converter_error(path, e))?;
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let start = std::time::Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() > CONVERTER_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(Error::Io {
-                    path: path.to_path_buf(),
-                    op: "convert the PDF",
-                    source: io::Error::other(format!(
-                        "the converter took more than {}s and was stopped",
-                        CONVERTER_TIMEOUT.as_secs()
-                    )),
-                });
-            }
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
-            Err(e) => return Err(Error::io("wait for the converter of", path, e)),
-        }
-    };
-    Ok(std::process::Output {
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    })
-}
-
-fn converter_error(path: &Path, e: io::Error) -> Error {
-    if e.kind() == io::ErrorKind::NotFound {
-        Error::ConverterMissing {
-            converter: "pdftotext",
-            install: install_hint(),
-            path: path.to_path_buf(),
-        }
-    } else {
-        Error::io("run pdftotext on", path, e)
-    }
-}
-
-fn install_hint() -> &'static str {
-    if Path::new("/etc/debian_version").exists() {
-        "apt-get install poppler-utils"
-    } else if Path::new("/etc/fedora-release").exists() || Path::new("/etc/redhat-release").exists()
-    {
-        "dnf install poppler-utils"
-    } else if Path::new("/etc/alpine-release").exists() {
-        "apk add poppler-utils"
-    } else if Path::new("/etc/arch-release").exists() {
-        "pacman -S poppler"
-    } else if cfg!(target_os = "macos") {
-        "brew install poppler"
-    } else {
-        "install Poppler's utilities (poppler-utils)"
-    }
 }
 
 /// `3` or `2-5`, 1-based.
