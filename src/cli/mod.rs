@@ -295,20 +295,6 @@ impl Command {
     }
 }
 
-/// The bytes of a command-line argument as the caller gave them, UTF-8 or not. On Unix any
-/// bytes; elsewhere arguments are UTF-16, and one that is not Unicode text gives `None`.
-pub(crate) fn arg_bytes(arg: &OsStr) -> Option<Vec<u8>> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Some(arg.as_bytes().to_vec())
-    }
-    #[cfg(not(unix))]
-    {
-        arg.to_str().map(|s| s.as_bytes().to_vec())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

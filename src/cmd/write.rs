@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 use crate::cli::WriteArgs;
-use crate::error::{Error, Result, shell_quote};
+use crate::error::{Error, Result};
 use crate::fs::paths::Resolved;
 use crate::fs::probe::{self, parse_sha256};
 use crate::guard::publish::Staged;
@@ -28,6 +28,7 @@ use crate::signals;
 use crate::state::history::MAX_SESSION_BYTES;
 use crate::text::hex;
 use crate::text::placeholder;
+use crate::text::shell::shell_quote;
 
 const CHUNK: usize = 1024 * 1024;
 
@@ -222,7 +223,7 @@ fn check_placeholder(target: &std::path::Path, new: &[u8], old: Option<&[u8]>) -
 fn open_source(s: &Settings, args: &WriteArgs) -> Result<Box<dyn Read>> {
     if let Some(text) = &args.content {
         // The bytes as given, UTF-8 or not (as `--from` takes them): write never re-encodes.
-        let bytes = crate::cli::arg_bytes(text).ok_or_else(|| {
+        let bytes = crate::sys::arg_bytes(text).ok_or_else(|| {
             Error::invalid_argument("--content is not Unicode text; give it with --from FILE")
         })?;
         return Ok(Box::new(io::Cursor::new(bytes)));

@@ -28,10 +28,10 @@ impl Error {
             | Error::ReadOnly { .. }
             | Error::NothingToUndo { .. }
             | Error::SourceChanged { .. }
-            | Error::AlreadyApplied { .. } => Some(guard_hint(self)),
+            | Error::AlreadyApplied { .. } => guard_hint(self),
             Error::EditNoMatch { .. }
             | Error::EditAmbiguous { .. }
-            | Error::PatchRejected { .. } => Some(edit_hint(self)),
+            | Error::PatchRejected { .. } => edit_hint(self),
             Error::OffsetPastEnd { .. }
             | Error::OutsideRoot { .. }
             | Error::Symlink { .. }
@@ -42,7 +42,7 @@ impl Error {
             | Error::LineTooLong { .. }
             | Error::Encoding { .. }
             | Error::ChangedDuringRead { .. }
-            | Error::NotFound { .. } => Some(file_hint(self)),
+            | Error::NotFound { .. } => file_hint(self),
             Error::PermissionDenied { .. }
             | Error::NoSpace { .. }
             | Error::Io { .. }
@@ -80,13 +80,14 @@ fn usage_hint(e: &Error) -> Option<String> {
             "the pattern is a Rust regex; use -F to search for it literally".into()
         }
         Error::InvalidArgument { fix, .. } => return fix.clone(),
-        _ => unreachable!("{} is not a usage error", e.kind()),
+        // Routed here by `Error::hint`: any other kind has no hint of this group.
+        _ => return None,
     })
 }
 
 /// The hint of a change a guard refused: what to read (or pass) so that it may go through.
-fn guard_hint(e: &Error) -> String {
-    match e {
+fn guard_hint(e: &Error) -> Option<String> {
+    Some(match e {
         Error::SameFile { .. } => "choose a different destination".into(),
         Error::NotRead { path, .. } => format!(
             "run `quill read {}` first (or pass --expect-sha256 with the content's hash)",
@@ -111,8 +112,9 @@ fn guard_hint(e: &Error) -> String {
         Error::AlreadyApplied { .. } => {
             "nothing was written: an earlier call made this change; to apply it once more on purpose, repeat the call with --again".into()
         }
-        _ => unreachable!("{} is not a guard's refusal", e.kind()),
-    }
+        // Routed here by `Error::hint`: any other kind has no hint of this group.
+        _ => return None,
+    })
 }
 
 /// `stale`: create a deleted file anew, re-read around a line-addressed edit, or read again.
@@ -140,8 +142,8 @@ fn stale_hint(path: &Path, deleted: bool, reread: Option<(usize, usize)>) -> Str
 }
 
 /// The hint of an edit (or a patch) that did not find its one place.
-fn edit_hint(e: &Error) -> String {
-    match e {
+fn edit_hint(e: &Error) -> Option<String> {
+    Some(match e {
         Error::EditNoMatch { fix, path, .. } => miss_hint(*fix, path),
         Error::EditAmbiguous {
             expect_count: Some(n),
@@ -165,8 +167,9 @@ fn edit_hint(e: &Error) -> String {
                 (_, None) => "fix the problems listed, then apply the patch again".into(),
             }
         }
-        _ => unreachable!("{} is not an edit miss", e.kind()),
-    }
+        // Routed here by `Error::hint`: any other kind has no hint of this group.
+        _ => return None,
+    })
 }
 
 /// The hint of an edit miss: the one next call that fixes it. It names flags and commands
@@ -194,8 +197,8 @@ fn miss_hint(fix: MissFix, path: &Path) -> String {
 }
 
 /// The hint of a path or file quill cannot take as named: the path, read or call that works.
-fn file_hint(e: &Error) -> String {
-    match e {
+fn file_hint(e: &Error) -> Option<String> {
+    Some(match e {
         Error::OffsetPastEnd { total_lines, .. } => {
             if *total_lines == 0 {
                 "the file is empty; read it without --offset".into()
@@ -251,8 +254,9 @@ fn file_hint(e: &Error) -> String {
                 format!("did you mean: {}?", names.join(", "))
             }
         }
-        _ => unreachable!("{} is not about a path or a file", e.kind()),
-    }
+        // Routed here by `Error::hint`: any other kind has no hint of this group.
+        _ => return None,
+    })
 }
 
 /// `line_too_long`: the read that shows the line, cut as it was or whole.
@@ -312,7 +316,8 @@ fn system_hint(e: &Error) -> Option<String> {
         }
         Error::ConverterMissing { install, .. } => format!("install it: {install}"),
         Error::Interrupted => "nothing was changed; run the command again".into(),
-        _ => unreachable!("{} is not a system failure", e.kind()),
+        // Routed here by `Error::hint`: any other kind has no hint of this group.
+        _ => return None,
     })
 }
 

@@ -21,7 +21,6 @@ use crate::edit::miss::{MissFix, MissReason, MissWindow};
 use crate::text::names;
 
 /// Hints quote paths as `text::shell` does (the callers that name it here keep working).
-pub(crate) use crate::text::shell::shell_quote;
 pub(crate) use problem::PatchProblem;
 
 /// Exit codes of docs/errors.md.

@@ -78,8 +78,8 @@ pub(crate) fn resolve(cwd: &Path, root: Option<&Root>, path: &Path) -> Result<Re
             }
             (resolve_missing(&requested)?, false)
         }
-        Err(e) if e.raw_os_error() == Some(20) => {
-            // ENOTDIR: a parent component is a file (so no names are listed: its parent is
+        Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
+            // A parent component is a file (so no names are listed: its parent is
             // not a directory either).
             return Err(not_found(requested));
         }

@@ -26,7 +26,7 @@ use windows as imp;
 pub(crate) use imp::testing;
 
 pub(crate) use imp::{
-    CONTAINMENT, Dir, IDENTITY, SYNCFS, await_writer, canonicalize, copy_owner, euid,
+    CONTAINMENT, Dir, IDENTITY, SYNCFS, arg_bytes, await_writer, canonicalize, copy_owner, euid,
     homeless_state_dir, is_cross_device_error, is_link_error, is_missing_dir_error,
     is_no_reader_error, mtime, no_follow, not_permitted, open_read, os_bytes, os_str, os_string,
     private_dir, read_at, read_exact_at, rename_noreplace, set_mode, start_writeback,

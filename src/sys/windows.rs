@@ -107,6 +107,12 @@ pub(crate) fn canonicalize(path: &Path) -> io::Result<PathBuf> {
     dunce::canonicalize(path)
 }
 
+/// The bytes of a command-line argument as the caller gave them: arguments are UTF-16, and
+/// one that is not Unicode text gives `None`.
+pub(crate) fn arg_bytes(arg: &OsStr) -> Option<Vec<u8>> {
+    arg.to_str().map(|s| s.as_bytes().to_vec())
+}
+
 /// The bytes of an OS string (WTF-8; UTF-8 for any valid name).
 pub(crate) fn os_bytes(s: &OsStr) -> Cow<'_, [u8]> {
     Cow::Borrowed(s.as_encoded_bytes())

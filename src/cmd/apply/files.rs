@@ -499,7 +499,7 @@ fn destination(
 /// A file the section creates (or moves a file to) is already there, and the session has not
 /// read it: replacing it would lose content no one has seen.
 fn exists(fp: &FilePatch, target: &Path, onto: Onto, format: patch::Format) -> PatchProblem {
-    let q = crate::error::shell_quote(target);
+    let q = crate::text::shell::shell_quote(target);
     let update = match format {
         patch::Format::Codex => "use an Update File section",
         patch::Format::Unified => {
@@ -657,7 +657,7 @@ fn hunk_problem(target: &Path, f: patch::HunkFailure) -> PatchProblem {
     let n = f.hunk_index + 1;
     let at = |m: String| format!("hunk {n} (line {} of the patch): {m}", f.line);
     let shown = target.display();
-    let quoted = crate::error::shell_quote(target);
+    let quoted = crate::text::shell::shell_quote(target);
     let mut p = match f.error {
         HunkError::NoMatch {
             reason,

@@ -192,7 +192,7 @@ pub(crate) fn run(s: &Settings, req: ApplyRequest) -> Result<Report> {
 
 fn rejected(mut problems: Vec<PatchProblem>) -> Error {
     for p in problems.iter_mut().filter(|p| p.kind == "not_read") {
-        let q = crate::error::shell_quote(&p.path);
+        let q = crate::text::shell::shell_quote(&p.path);
         p.hint = Some(format!(
             "run `quill read {q}` first (or pass --expect-sha256 {q}=HEX with its SHA-256)"
         ));

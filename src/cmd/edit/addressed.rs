@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use crate::cli::EditArgs;
-use crate::error::{Error, shell_quote};
+use crate::error::Error;
+use crate::text::shell::shell_quote;
 
 use crate::edit::lines::{self, Address, RangeError};
 use crate::edit::plan::{EditPlan, LineSpan};

@@ -8,8 +8,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
-use crate::cli::arg_bytes;
 use crate::error::Error;
+use crate::sys::arg_bytes;
 use crate::text::encoding::{Encoding, legacy};
 use crate::text::shell;
 

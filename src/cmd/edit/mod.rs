@@ -532,7 +532,7 @@ fn text_arg(
         if let Some(text) = word.to_str() {
             return Ok((text.to_string(), None));
         }
-        let bytes = crate::cli::arg_bytes(word).ok_or_else(|| {
+        let bytes = crate::sys::arg_bytes(word).ok_or_else(|| {
             Error::invalid_argument(format!(
                 "--{name} is not Unicode text; give it with --{name}-file FILE"
             ))

@@ -97,6 +97,11 @@ pub(crate) fn canonicalize(path: &Path) -> io::Result<PathBuf> {
     std::fs::canonicalize(path)
 }
 
+/// The bytes of a command-line argument as the caller gave them: any bytes.
+pub(crate) fn arg_bytes(arg: &OsStr) -> Option<Vec<u8>> {
+    Some(arg.as_bytes().to_vec())
+}
+
 /// The raw bytes of an OS string.
 pub(crate) fn os_bytes(s: &OsStr) -> Cow<'_, [u8]> {
     Cow::Borrowed(s.as_bytes())
