@@ -175,7 +175,7 @@ thread_local! {
 /// One tool call of `quill mcp` (or one `embed` call): its command line run to the answer,
 /// held whole in both forms (`output::capture`), printing nothing. Clap's command is kept
 /// for the thread's next call; the settings are dropped.
-pub(crate) fn run_embedded(args: Vec<OsString>, origin: Origin) -> output::Captured {
+fn run_embedded(args: Vec<OsString>, origin: Origin) -> output::Captured {
     run_held(args, origin).0
 }
 
