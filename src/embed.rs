@@ -2,8 +2,9 @@
 //! after `quill`, as a shell would pass them — runs it in this process, and returns its
 //! answer: the JSON object `quill --json` prints (docs/json.md) and the exit code the binary
 //! would end with. The answer is held whole, as `quill mcp` holds each tool call's: nothing is
-//! printed, no signal handler is installed, the process is not ended, and standard input is
-//! never read (a command that reads it gets `Options::stdin`). Errors are answers too
+//! printed, no signal handler is installed, the process is not ended, and a command that
+//! reads standard input gets `Options::stdin` (all but `grep PATTERN -`, which still reads
+//! the process's). Errors are answers too
 //! (`"ok": false`, with their `kind`), never panics or `Err`. A typed API — requests and
 //! reports as Rust types — may follow; until then the JSON, and its schemas under `schema/`,
 //! are the contract.
@@ -86,6 +87,8 @@ mod tests {
         assert_eq!(edit.json["op"], "edit");
         let bytes = std::fs::read_to_string(dir.path().join("a.txt")).unwrap();
         assert_eq!(bytes, "one\n2\n");
+        // A change in-process leaves the program's signals alone.
+        assert!(!crate::signals::installed());
     }
 
     #[test]
