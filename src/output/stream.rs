@@ -64,6 +64,11 @@ impl Out {
         }
         written
     }
+
+    /// The writer (a writer a panicking thread held is still the writer).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Box<dyn Write + Send>> {
+        self.0.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Write for Out {
@@ -77,13 +82,6 @@ impl Write for Out {
 
     fn flush(&mut self) -> io::Result<()> {
         self.lock().flush()
-    }
-}
-
-impl Out {
-    /// The writer (a writer a panicking thread held is still the writer).
-    fn lock(&self) -> std::sync::MutexGuard<'_, Box<dyn Write + Send>> {
-        self.0.writer.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
