@@ -1,7 +1,11 @@
 //! The run loop: parse the command line, resolve the global options and the environment
 //! into `Settings`, have the command resolve its own arguments into a checked request, run
 //! it, and hand the report or error to `output`. This is the only place that turns a result
-//! into an exit code.
+//! into an exit code. It hands the commands that stream (glob, grep) and `output` the stream
+//! they write to (`output::stream::Out`): standard output for the binary, none for a run
+//! whose answer is held whole (`quill mcp`'s calls, `embed`). What a run may do to the
+//! process — catch signals, leave its memory unfreed at exit — is the binary's choice, made
+//! in `run_line`; a run inside another program does neither.
 
 use std::env;
 use std::ffi::OsString;
@@ -18,6 +22,7 @@ use crate::cli::{self, Cli, ColorChoice, Command};
 use crate::cmd;
 use crate::error::{Error, Result, UsageDetail, exit};
 use crate::fs::paths::Root;
+use crate::output::stream::Out;
 use crate::output::{self, Format, OutputConfig};
 use crate::report::{Report, VersionReport};
 use crate::settings::{Origin, Settings};
@@ -36,14 +41,22 @@ pub(crate) struct Answer {
     output: OutputConfig,
 }
 
-/// Parse one command line and run it: the process's own, or the one `quill call` made.
+/// What a run built besides its answer: clap's command, and the settings with the session
+/// the run kept (up to 512 baselines). Every lock and temporary file was released with its
+/// own guard; this is memory only, and the caller decides what becomes of it.
+pub(crate) struct Built {
+    command: clap::Command,
+    settings: Option<Settings>,
+}
+
+/// Parse one command line and run it as the binary: the process's own, or the one `quill
+/// call` made. The process is the binary's: the answer goes to standard output, a command
+/// that changes files runs with Ctrl-C and SIGTERM caught (`own`), and the process dies by
+/// a signal caught once it has answered.
 fn run_line(args: Vec<OsString>, origin: Origin) -> u8 {
-    let answer = match answer(args, origin, |cli| match cli.command {
-        Command::Call(_) => Some(call(&cli.global)),
-        Command::Mcp(_) => Some(crate::agent::mcp::serve(&cli.global, run_embedded)),
-        _ => None,
-    }) {
-        Ok(answer) => answer,
+    let out = Out::stdout();
+    let (answer, built) = match answer(args, origin, Some(&out), |cli| own(cli, &out)) {
+        Ok(answered) => answered,
         Err(code) => return code,
     };
     let Answer {
@@ -54,28 +67,68 @@ fn run_line(args: Vec<OsString>, origin: Origin) -> u8 {
     } = answer;
     let code = match result {
         Ok(report) => output::emit(
+            &out,
             &output,
             op.as_deref().unwrap_or_default(),
             &report,
             &warnings,
         ),
-        Err(e) => output::emit_error(&output, op.as_deref(), &e, &warnings),
+        Err(e) => output::emit_error(&out, &output, op.as_deref(), &e, &warnings),
     };
+    // A typed command ends with this answer: what it built goes with the process's memory,
+    // unfreed (freeing clap's hundreds of arguments cost ~3% of an edit's user time).
+    std::mem::forget(built);
     // Abandoned cleanly (or, if the signal came too late for that, done) and said so: now die
     // by the signal (docs/json.md), whatever the answer, so that a shell loop stops.
     crate::signals::die_if_caught();
     code
 }
 
-/// Parse one command line and run it to its answer, printing nothing — but help and version,
+/// The binary's own part of a parsed command line: it runs the commands that are a loop of
+/// their own (`call`, `mcp`) and returns their exit code; for a command that changes files
+/// it catches SIGINT and SIGTERM from now on (`signals`), so that an interruption is
+/// abandoned cleanly; the others keep the default actions.
+fn own(cli: &Cli, out: &Out) -> Option<u8> {
+    match cli.command {
+        Command::Call(_) => Some(call(&cli.global, out)),
+        Command::Mcp(_) => {
+            // Every call in flight is abandoned cleanly, then the server stops.
+            crate::signals::install();
+            Some(crate::agent::mcp::serve(&cli.global, run_embedded))
+        }
+        ref command => {
+            if changes_files(command) {
+                crate::signals::install();
+            }
+            None
+        }
+    }
+}
+
+/// The commands that change files.
+fn changes_files(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Write(_)
+            | Command::Edit(_)
+            | Command::Undo(_)
+            | Command::Rm(_)
+            | Command::Apply(_)
+            | Command::Transfer(_)
+    )
+}
+
+/// Parse one command line and run it to its answer, printing nothing but what streams to
+/// `out` (none: the answer is held whole) — and, outside `quill mcp`, help and version,
 /// which clap prints itself (`Err` with the exit code). `own` runs the commands that are a
 /// loop of their own (`call`, `mcp`) and returns their exit code (`Err` too); it answers
 /// `None` for the others.
 pub(crate) fn answer(
     args: Vec<OsString>,
     origin: Origin,
+    out: Option<&Out>,
     own: impl FnOnce(&Cli) -> Option<u8>,
-) -> std::result::Result<Answer, u8> {
+) -> std::result::Result<(Answer, Built), u8> {
     let embedded = origin.embedded;
     // A server's calls on this thread parse with one built command (building and freeing
     // clap's hundreds of arguments was most of a call's CPU time).
@@ -91,24 +144,17 @@ pub(crate) fn answer(
         cli::take_vocabulary(&mut cli, &m);
         Ok(cli)
     });
-    let answer = match parsed {
+    let (answer, settings) = match parsed {
         Ok(cli) => match drift::flag_taken_as_value(&args, &command) {
             None => match own(&cli) {
                 Some(code) => return Err(code),
-                None => run(cli, origin),
+                None => run(cli, origin, out),
             },
-            Some(e) => early_error(&args, Some(cli.command.op()), e),
+            Some(e) => (early_error(&args, Some(cli.command.op()), e), None),
         },
-        Err(err) => parse_failure(&args, err)?,
+        Err(err) => (parse_failure(&args, err, !embedded)?, None),
     };
-    // A typed command ends with this answer: clap's command goes with the process's memory,
-    // unfreed (freeing its hundreds of arguments cost ~3% of an edit's user time). A run
-    // inside `quill mcp` keeps it for the thread's next call.
-    match embedded {
-        true => BUILT.with(|b| *b.borrow_mut() = Some(command)),
-        false => std::mem::forget(command),
-    }
-    Ok(answer)
+    Ok((answer, Built { command, settings }))
 }
 
 /// The parser of one typed command line: built only as far as it needs (`cli::command_for`),
@@ -126,22 +172,38 @@ thread_local! {
     static BUILT: std::cell::RefCell<Option<clap::Command>> = const { std::cell::RefCell::new(None) };
 }
 
-/// One tool call of `quill mcp`: its command line run to the answer, held whole in both forms
-/// (`output::capture`), printing nothing.
+/// One tool call of `quill mcp` (or one `embed` call): its command line run to the answer,
+/// held whole in both forms (`output::capture`), printing nothing. Clap's command is kept
+/// for the thread's next call; the settings are dropped.
 fn run_embedded(args: Vec<OsString>, origin: Origin) -> output::Captured {
-    match answer(args, origin, |_| None) {
-        Ok(a) => output::capture(&a.output, a.op.as_deref(), &a.result, &a.warnings),
+    run_held(args, origin).0
+}
+
+/// `run_embedded`, and the answer's exit code.
+pub(crate) fn run_held(args: Vec<OsString>, origin: Origin) -> (output::Captured, u8) {
+    match answer(args, origin, None, |_| None) {
+        Ok((a, Built { command, settings })) => {
+            BUILT.with(|b| *b.borrow_mut() = Some(command));
+            drop(settings);
+            let code = match &a.result {
+                Ok(report) => report.exit_code(),
+                Err(e) => e.exit_code(),
+            };
+            let captured = output::capture(&a.output, a.op.as_deref(), &a.result, &a.warnings);
+            (captured, code)
+        }
         // A tool's command line asks for no help, version, call or server.
-        Err(_) => output::capture_refusal(
-            "call",
-            Error::usage("the call asked for something that is not a tool's answer"),
-        ),
+        Err(_) => {
+            let e = Error::usage("the call asked for something that is not a tool's answer");
+            let code = e.exit_code();
+            (output::capture_refusal("call", e), code)
+        }
     }
 }
 
 /// `quill call`: the request on stdin as the command line the CLI would get, parsed and run
 /// by `run_line` like any other (never `call` again: the request names a tool).
-fn call(global: &cli::GlobalArgs) -> u8 {
+fn call(global: &cli::GlobalArgs, out: &Out) -> u8 {
     match agent::call::command_line(global) {
         Ok((args, stdin)) => run_line(
             args.clone(),
@@ -151,7 +213,7 @@ fn call(global: &cli::GlobalArgs) -> u8 {
                 ..Origin::default()
             },
         ),
-        Err(r) => output::emit_error(&plain_output(Format::Json), Some(r.op), &r.error, &[]),
+        Err(r) => output::emit_error(out, &plain_output(Format::Json), Some(r.op), &r.error, &[]),
     }
 }
 
@@ -172,14 +234,24 @@ fn early_error(args: &[OsString], op: Option<&str>, e: Error) -> Answer {
     }
 }
 
-/// Help and version (exit 0), or a usage error in quill's one error style: text on stderr
-/// (`quill: error: …`, the usage line, the hint) or the JSON error object.
-fn parse_failure(args: &[OsString], err: clap::Error) -> std::result::Result<Answer, u8> {
+/// Help and version (exit 0; clap prints them when `print`), or a usage error in quill's one
+/// error style: text on stderr (`quill: error: …`, the usage line, the hint) or the JSON
+/// error object.
+fn parse_failure(
+    args: &[OsString],
+    err: clap::Error,
+    print: bool,
+) -> std::result::Result<Answer, u8> {
     use clap::error::ErrorKind;
     let json = wants_json(args);
+    let shown = |err: &clap::Error| {
+        if print {
+            let _ = err.print();
+        }
+    };
     match err.kind() {
         ErrorKind::DisplayHelp => {
-            let _ = err.print();
+            shown(&err);
             return Err(exit::SUCCESS);
         }
         ErrorKind::DisplayVersion if json => {
@@ -195,12 +267,12 @@ fn parse_failure(args: &[OsString], err: clap::Error) -> std::result::Result<Ans
             });
         }
         ErrorKind::DisplayVersion => {
-            let _ = err.print();
+            shown(&err);
             return Err(exit::SUCCESS);
         }
         // `quill` alone: the help, on stderr, as clap prints it; exit 2.
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if !json => {
-            let _ = err.print();
+            shown(&err);
             return Err(exit::USAGE);
         }
         _ => {}
@@ -352,21 +424,22 @@ fn wants_json(args: &[OsString]) -> bool {
     json
 }
 
-fn run(cli: Cli, origin: Origin) -> Answer {
+/// Resolve the settings and run the command, streaming to `out` if it streams.
+fn run(cli: Cli, origin: Origin, out: Option<&Out>) -> (Answer, Option<Settings>) {
     let op = cli.command.op();
-    let embedded = origin.embedded;
     let settings = match settings(&cli, origin) {
         Ok(s) => s,
         Err(e) => {
-            return Answer {
+            let answer = Answer {
                 op: Some(op.into()),
                 result: Err(e),
                 warnings: Vec::new(),
                 output: plain_output(format_of(&cli).unwrap_or(Format::Text)),
             };
+            return (answer, None);
         }
     };
-    let result = dispatch(&settings, cli.command).map_err(|mut e| {
+    let result = dispatch(&settings, cli.command, out).map_err(|mut e| {
         crate::search::missing::explain(&settings, op, &mut e);
         e
     });
@@ -376,28 +449,12 @@ fn run(cli: Cli, origin: Origin) -> Answer {
         warnings: settings.warnings.take(),
         output: settings.output.clone(),
     };
-    // Every lock and temporary file was released with its own guard. A typed command ends
-    // with this answer: the settings, with the session the run kept (up to 512 baselines),
-    // go with the process's memory, unfreed.
-    if !embedded {
-        std::mem::forget(settings);
-    }
-    answer
+    (answer, Some(settings))
 }
 
-/// Resolve the command's arguments into its request (no guarded I/O yet), then run it.
-fn dispatch(s: &Settings, command: Command) -> Result<Report> {
-    if matches!(
-        command,
-        Command::Write(_)
-            | Command::Edit(_)
-            | Command::Undo(_)
-            | Command::Rm(_)
-            | Command::Apply(_)
-            | Command::Transfer(_)
-    ) {
-        crate::signals::install();
-    }
+/// Resolve the command's arguments into its request (no guarded I/O yet), then run it; glob
+/// and grep get `out` to stream to.
+fn dispatch(s: &Settings, command: Command, out: Option<&Out>) -> Result<Report> {
     // A multi-file change a crash interrupted is finished (or rolled back) before any file is
     // read or changed (docs/model.md).
     if matches!(
@@ -417,8 +474,8 @@ fn dispatch(s: &Settings, command: Command) -> Result<Report> {
         Command::Read(args) => cmd::read::run(s, args.resolve(s)?),
         Command::Write(args) => cmd::write::run(s, args.resolve(s)?),
         Command::Edit(args) => cmd::edit::run(s, args.resolve(s)?),
-        Command::Glob(args) => cmd::glob::run(s, args.resolve(s)?),
-        Command::Grep(args) => cmd::grep::run(s, args.resolve(s)?),
+        Command::Glob(args) => cmd::glob::run(s, args.resolve(s, out.cloned())?),
+        Command::Grep(args) => cmd::grep::run(s, args.resolve(s, out.cloned())?),
         Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
         Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
         Command::Rm(args) => cmd::rm::run(s, args.resolve(s)?),

@@ -65,6 +65,12 @@ pub(crate) fn install() {
     }
 }
 
+/// Whether `install` ran in this process.
+#[cfg(test)]
+pub(crate) fn installed() -> bool {
+    CAUGHT.get().is_some()
+}
+
 /// The signal caught so far, if any.
 pub(crate) fn caught() -> Option<i32> {
     match CAUGHT.get().map(|c| c.load(Ordering::Relaxed)) {

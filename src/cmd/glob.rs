@@ -4,7 +4,8 @@
 //! directory; only the matches are stat'ed, and only for the mtime sort. With a limit, each
 //! walker thread keeps only the best `offset + limit` matches (`best`), so memory follows the
 //! page, not the tree; every match is still counted for `total`. `--limit 0` in text, sorted
-//! by path or not at all, prints each match as it is found (`stream`).
+//! by path or not at all, prints each match as it is found (`stream`) to the `Out` that `app`
+//! handed the request.
 
 mod best;
 
@@ -16,6 +17,8 @@ use std::sync::Mutex;
 use self::best::{Best, Run};
 use crate::cli::{GlobArgs, SortKey};
 use crate::error::{Error, Result};
+use crate::output::search::GlobPrinter;
+use crate::output::stream::{Out, Stream};
 use crate::report::{AsTyped, GlobReport, Report};
 use crate::search::glob_pattern::compile;
 use crate::search::walk::{self, WalkOptions, WalkProblems};
@@ -42,11 +45,14 @@ pub(crate) struct GlobRequest {
     max_walk: usize,
     null: bool,
     typed: AsTyped,
+    /// Where a text answer of every match streams (none: the answer is held whole).
+    out: Option<Out>,
 }
 
 impl GlobArgs {
-    /// Compile the pattern, then resolve PATH (an existing, readable directory).
-    pub(crate) fn resolve(self, s: &Settings) -> Result<GlobRequest> {
+    /// Compile the pattern, then resolve PATH (an existing, readable directory); `out` is where
+    /// the answer may stream.
+    pub(crate) fn resolve(self, s: &Settings, out: Option<Out>) -> Result<GlobRequest> {
         let mut args = self;
         if args.pattern.trim().is_empty() {
             return Err(Error::invalid_argument(
@@ -98,6 +104,7 @@ impl GlobArgs {
             max_walk: args.max_walk,
             null: args.null,
             typed,
+            out,
         })
     }
 }
@@ -126,11 +133,10 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
     let streams = req.limit == 0
         && req.offset == 0
         && req.sort != SortKey::Mtime
-        && s.output.format == crate::output::Format::Text
-        && !s.origin.embedded;
-    let streamed = match streams {
-        true => Some(stream(s, &req, &problems)),
-        false => None,
+        && s.output.format == crate::output::Format::Text;
+    let streamed = match &req.out {
+        Some(out) if streams => Some(stream(s, &req, out, &problems)),
+        _ => None,
     };
     let Run {
         items: mut kept,
@@ -206,18 +212,17 @@ pub(crate) fn run(s: &Settings, req: GlobRequest) -> Result<Report> {
 /// (`--sort path`), or as the parallel walk finds them (`--sort none`), each thread
 /// printing its matches in batches. Memory does not grow with the answer. A closed pipe
 /// stops the walk (the rest of the answer then fails to print, quietly, as a stored one).
-fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
-    use crate::output::search::GlobPrinter;
-    use crate::output::stream::Stream;
+fn stream(s: &Settings, req: &GlobRequest, out: &Out, problems: &WalkProblems) -> usize {
     let printer = GlobPrinter::new(&s.output, req.typed.clone(), req.null);
     let base = std::slice::from_ref(&req.base);
+    let out = Stream::lines(out.clone());
     if req.sort == SortKey::Path {
         if walk::lists_in_parallel(&req.base, &req.walk, &walk::Select::default()) {
-            return stream_walk(s, req, problems, &printer);
+            return stream_walk(s, req, out, problems, &printer);
         }
-        return stream_sorted(s, req, problems, &printer);
+        return stream_sorted(s, req, out, problems, &printer);
     }
-    let out = Mutex::new(Stream::lines());
+    let out = Mutex::new(out);
     let total = std::sync::atomic::AtomicUsize::new(0);
     let broken = std::sync::atomic::AtomicBool::new(false);
     let mut visitors = Printers {
@@ -242,10 +247,10 @@ fn stream(s: &Settings, req: &GlobRequest, problems: &WalkProblems) -> usize {
 fn stream_walk(
     s: &Settings,
     req: &GlobRequest,
+    mut out: Stream,
     problems: &WalkProblems,
-    printer: &crate::output::search::GlobPrinter,
+    printer: &GlobPrinter,
 ) -> usize {
-    let mut out = crate::output::stream::Stream::lines();
     let mut text = Vec::new();
     let mut total = 0;
     let base = std::slice::from_ref(&req.base);
@@ -279,8 +284,9 @@ fn stream_walk(
 fn stream_sorted(
     s: &Settings,
     req: &GlobRequest,
+    out: Stream,
     problems: &WalkProblems,
-    printer: &crate::output::search::GlobPrinter,
+    printer: &GlobPrinter,
 ) -> usize {
     use crate::search::ordered::{Ahead, Window, ordered_map};
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(12));
@@ -354,10 +360,7 @@ fn stream_sorted(
         items,
         workers,
         window,
-        Lines {
-            out: crate::output::stream::Stream::lines(),
-            total: 0,
-        },
+        Lines { out, total: 0 },
         || (),
         work,
         |lines, p| {
@@ -394,7 +397,7 @@ impl crate::search::ordered::Weigh for Printed {
 
 /// `--sort path`'s output, and the matches printed.
 struct Lines {
-    out: crate::output::stream::Stream,
+    out: Stream,
     total: usize,
 }
 
@@ -410,9 +413,9 @@ const BATCH: usize = 64 * 1024;
 /// `--sort none`'s walker threads: each prints its matches, in batches.
 struct Printers<'a> {
     req: &'a GlobRequest,
-    printer: &'a crate::output::search::GlobPrinter,
+    printer: &'a GlobPrinter,
     problems: &'a WalkProblems,
-    out: &'a Mutex<crate::output::stream::Stream>,
+    out: &'a Mutex<Stream>,
     total: &'a std::sync::atomic::AtomicUsize,
     broken: &'a std::sync::atomic::AtomicBool,
 }

@@ -3,8 +3,9 @@
 //! envelope is `{"ok": true, "op": OP, …report fields…, "warnings": [{"kind", "message"}…]}`
 //! on success and `{"ok": false, "op": OP, "error": {"kind", "message", "hint", …fields},
 //! "warnings": […]}` on failure (`op` null when no subcommand was identified), written straight from typed structs with serde. It depends on
-//! `report` and `error`, never on `cmd` or `app`, and never touches the file system; a closed
-//! stdout (`| head`) is a quiet success.
+//! `report` and `error`, never on `cmd` or `app`, and never touches the file system. It
+//! prints to the `Out` that `app` hands it (`stream::Out`: standard output), where glob and
+//! grep have streamed the start of the answer; a closed stdout (`| head`) is a quiet success.
 
 pub(crate) mod palette;
 pub(crate) mod progress;
@@ -12,11 +13,12 @@ pub(crate) mod search;
 pub(crate) mod stream;
 pub(crate) mod text;
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use self::stream::Out;
 use crate::error::{Error, exit};
 use crate::report::{AsTyped, Report};
 use crate::warnings::Warning;
@@ -150,16 +152,22 @@ struct ErrorBody<'a> {
     hint: Option<String>,
 }
 
-/// Print a successful report; returns the exit code.
-pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Warning]) -> u8 {
+/// Print a successful report to `out`; returns the exit code.
+pub(crate) fn emit(
+    out: &Out,
+    cfg: &OutputConfig,
+    op: &str,
+    report: &Report,
+    warnings: &[Warning],
+) -> u8 {
     let code = report.exit_code();
     let result = match (report, cfg.format) {
-        (Report::Generated(s), _) => write_stdout(|w| w.write_all(s.as_bytes())),
+        (Report::Generated(s), _) => out.print(|w| w.write_all(s.as_bytes())),
         (_, Format::Json) => match success_json(op, report, warnings) {
             // The start of the object is out already (`stream`): the rest of it.
             Ok(bytes) if let Some(s) = report.streamed() => {
                 match stream::json_tail(op, s.mode, &bytes) {
-                    Some(tail) => write_stdout(|w| {
+                    Some(tail) => out.print(|w| {
                         // `]` closes the entries; a files list's `filesBytes` follows it.
                         w.write_all(&tail[..1])?;
                         w.write_all(s.streamed_raw_names.as_deref().unwrap_or("").as_bytes())?;
@@ -168,18 +176,18 @@ pub(crate) fn emit(cfg: &OutputConfig, op: &str, report: &Report, warnings: &[Wa
                     None => unreachable!("a streamed grep object starts with its entries"),
                 }
             }
-            Ok(bytes) => write_stdout(|w| w.write_all(&bytes)),
-            Err(e) => return emit_error(cfg, Some(op), &not_encoded(e), warnings),
+            Ok(bytes) => out.print(|w| w.write_all(&bytes)),
+            Err(e) => return emit_error(out, cfg, Some(op), &not_encoded(e), warnings),
         },
         (_, Format::Text) => {
             print_warnings(warnings);
             let palette = palette::Palette::new(cfg.color);
             let mut err = io::stderr();
-            write_stdout(|w| text::render(w, &mut err, cfg, report, &palette))
+            out.print(|w| text::render(w, &mut err, cfg, report, &palette))
         }
     };
     // What streamed before the rest of the answer may have failed already.
-    let result = match stream::failed() {
+    let result = match out.failed() {
         Some(kind) => result.and(Err(io::Error::from(kind))),
         None => result,
     };
@@ -229,15 +237,18 @@ fn success_json(op: &str, report: &Report, warnings: &[Warning]) -> serde_json::
     }
 }
 
-/// Print an error; returns its exit code.
+/// Print an error (JSON: to `out`); returns its exit code.
 pub(crate) fn emit_error(
+    out: &Out,
     cfg: &OutputConfig,
     op: Option<&str>,
     err: &Error,
     warnings: &[Warning],
 ) -> u8 {
     match cfg.format {
-        Format::Json => print_json_error(op, err, warnings),
+        Format::Json => {
+            let _ = out.print(|w| w.write_all(&error_json(op, err, warnings)));
+        }
         Format::Text => {
             print_warnings(warnings);
             let palette = palette::Palette::new(cfg.color_stderr);
@@ -245,10 +256,6 @@ pub(crate) fn emit_error(
         }
     }
     err.exit_code()
-}
-
-pub(crate) fn print_json_error(op: Option<&str>, err: &Error, warnings: &[Warning]) {
-    let _ = write_stdout(|w| w.write_all(&error_json(op, err, warnings)));
 }
 
 /// The failure object of `err` and its newline.
@@ -334,11 +341,4 @@ fn print_warnings(warnings: &[Warning]) {
     for w in warnings {
         eprintln!("quill: warning: {}", w.message);
     }
-}
-
-fn write_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let stdout = io::stdout();
-    let mut w = BufWriter::with_capacity(64 * 1024, stdout.lock());
-    f(&mut w)?;
-    w.flush()
 }

@@ -1,6 +1,8 @@
 //! A result printed while it is being found (`quill grep --limit 0`, and `quill glob
-//! --limit 0` in text unless newest first): each file's output goes
-//! to stdout as soon as every earlier file's did, so memory does not grow with the answer.
+//! --limit 0` in text unless newest first): each file's output goes to the command's `Out`
+//! (the process's standard output, as `app` hands it down) as soon as every earlier file's
+//! did, so memory does not grow with the answer. A run whose answer is held whole (`quill
+//! mcp`, `embed`) is handed no `Out`, and nothing streams.
 //! Text: the blocks with the separators a stored answer has between files. JSON: the
 //! envelope up to the entries' array (`matches`, `files` or `counts`) is written first, then
 //! each file's entries, and `emit` closes it with the rest of the same object (`json_tail`),
@@ -8,26 +10,84 @@
 //! answer would be. A files list's names that are not UTF-8 are the one thing kept: their
 //! `filesBytes` (index → base64) go after the list.
 
-use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::palette::Palette;
 use super::search::file_separator;
 use crate::report::search::View;
 
-/// The kind of the first write to standard output that failed while a result streamed, for
-/// the exit code (`emit`): a reader that closed the pipe (`head`) is a quiet success, as in
-/// rg — never "nothing found" — and any other failure is `cannot write output`. Standard
-/// output is the process's, so this is too.
-static STDOUT_FAILED: std::sync::OnceLock<io::ErrorKind> = std::sync::OnceLock::new();
+/// Where a command's output goes: chosen by `app` (the process's standard output) and handed
+/// to the commands that stream (glob, grep) and to `emit`, which writes the rest of the
+/// answer. Clones share one writer, and one note of the first write that failed, for the
+/// exit code (`emit`): a reader that closed the pipe (`head`) is a quiet success, as in rg —
+/// never "nothing found" — and any other failure is `cannot write output`.
+#[derive(Clone)]
+pub(crate) struct Out(Arc<Shared>);
 
-/// The first failed write of a streamed result to standard output, if one failed.
-pub(crate) fn failed() -> Option<io::ErrorKind> {
-    STDOUT_FAILED.get().copied()
+struct Shared {
+    writer: Mutex<Box<dyn Write + Send>>,
+    /// A person reads it: each file's output is flushed as soon as it is written.
+    terminal: bool,
+    /// The kind of the first write that failed.
+    failed: OnceLock<io::ErrorKind>,
 }
 
-/// Standard output while a result streams.
+impl Out {
+    /// The process's standard output.
+    pub(crate) fn stdout() -> Out {
+        let stdout = io::stdout();
+        let terminal = stdout.is_terminal();
+        Out(Arc::new(Shared {
+            writer: Mutex::new(Box::new(stdout)),
+            terminal,
+            failed: OnceLock::new(),
+        }))
+    }
+
+    /// The first failed write of a streamed result, if one failed.
+    pub(crate) fn failed(&self) -> Option<io::ErrorKind> {
+        self.0.failed.get().copied()
+    }
+
+    /// Write through a 64 KiB buffer, then flush (the answer `emit` prints).
+    pub(crate) fn print(&self, f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        let mut w = BufWriter::with_capacity(64 * 1024, self.clone());
+        f(&mut w)?;
+        w.flush()
+    }
+
+    /// A write's result, its failure kept for the exit code.
+    fn noted(&self, written: io::Result<()>) -> io::Result<()> {
+        if let Err(e) = &written {
+            let _ = self.0.failed.set(e.kind());
+        }
+        written
+    }
+
+    /// The writer (a writer a panicking thread held is still the writer).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Box<dyn Write + Send>> {
+        self.0.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.lock().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.lock().write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.lock().flush()
+    }
+}
+
+/// A command's `Out` while a result streams.
 pub(crate) struct Stream {
-    out: BufWriter<Stdout>,
+    out: BufWriter<Out>,
     /// What goes between two files' output.
     sep: Vec<u8>,
     any: bool,
@@ -40,32 +100,31 @@ pub(crate) struct Stream {
 impl Stream {
     /// Text: `content` blocks are separated as `render_grep` separates them; file and count
     /// lines are not.
-    pub(crate) fn text(view: &View, color: bool, content: bool) -> Stream {
+    pub(crate) fn text(out: Out, view: &View, color: bool, content: bool) -> Stream {
         let mut sep = Vec::new();
         if content {
             let _ = file_separator(&mut sep, view, &Palette::new(color));
         }
-        Stream::new(sep)
+        Stream::new(out, sep)
     }
 
     /// JSON (`mode`: `content`, `files` or `count`): the envelope so far is written at once.
-    pub(crate) fn json(op: &str, mode: &str) -> io::Result<Stream> {
-        let mut s = Stream::new(b",".to_vec());
+    pub(crate) fn json(out: Out, op: &str, mode: &str) -> io::Result<Stream> {
+        let mut s = Stream::new(out, b",".to_vec());
         s.out.write_all(json_prefix(op, mode).as_bytes())?;
         s.raw_names = (mode == "files").then(String::new);
         Ok(s)
     }
 
     /// Lines (glob's files): nothing between them.
-    pub(crate) fn lines() -> Stream {
-        Stream::new(Vec::new())
+    pub(crate) fn lines(out: Out) -> Stream {
+        Stream::new(out, Vec::new())
     }
 
-    fn new(sep: Vec<u8>) -> Stream {
-        let stdout = io::stdout();
-        let flush_each = stdout.is_terminal();
+    fn new(out: Out, sep: Vec<u8>) -> Stream {
+        let flush_each = out.0.terminal;
         Stream {
-            out: BufWriter::with_capacity(64 * 1024, stdout),
+            out: BufWriter::with_capacity(64 * 1024, out),
             sep,
             any: false,
             flush_each,
@@ -86,7 +145,8 @@ impl Stream {
 
     /// A part of one file's output (`first`: its first part), in order.
     pub(crate) fn part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
-        noted(self.write_part(bytes, first))
+        let written = self.write_part(bytes, first);
+        self.out.get_ref().noted(written)
     }
 
     fn write_part(&mut self, bytes: &[u8], first: bool) -> io::Result<()> {
@@ -112,16 +172,9 @@ impl Stream {
             .take()
             .filter(|r| !r.is_empty())
             .map(|r| format!(r#","filesBytes":{{{r}}}"#));
-        (noted(self.out.flush()), raw)
+        let flushed = self.out.flush();
+        (self.out.get_ref().noted(flushed), raw)
     }
-}
-
-/// A write's result, its failure kept for the exit code (`STDOUT_FAILED`).
-fn noted(written: io::Result<()>) -> io::Result<()> {
-    if let Err(e) = &written {
-        let _ = STDOUT_FAILED.set(e.kind());
-    }
-    written
 }
 
 /// The start of a streamed grep object: the envelope's first keys, then the result's `mode`

@@ -73,8 +73,8 @@ pub(super) fn serve(global: &GlobalArgs, run: RunCall) -> u8 {
             return exit::SYSTEM;
         }
     };
-    // SIGINT and SIGTERM: every call in flight is abandoned cleanly, then the server stops.
-    signals::install();
+    // SIGINT and SIGTERM (caught by the binary, `app::own`): every call in flight is
+    // abandoned cleanly, then the server stops.
     eprintln!(
         "quill mcp: session '{session}'{}; {}",
         if made {

@@ -3,21 +3,23 @@
 //! and binary detection, ignore's walker in path order handing files to a pool of worker
 //! threads with one `Searcher` each (`ordered`, `worker`, `sink`) — and takes their results
 //! back in path order (`gather`): into a page (`entries`), or, for the whole answer, straight
-//! to stdout as each file's turn comes (`output::stream`), so memory is bounded by the files
-//! in flight, not by the answer. `GrepArgs::resolve` compiles the matcher, globs and types and
-//! resolves the paths before anything is searched. It never touches the state directory.
+//! to the `Out` that `app` handed the request as each file's turn comes (`output::stream`), so
+//! memory is bounded by the files in flight, not by the answer. `GrepArgs::resolve` compiles
+//! the matcher (`pattern`), globs and types, resolves the paths and builds the searcher the
+//! workers share before anything is searched. It never touches the state directory.
 
 mod entries;
 mod gather;
 mod lines;
+mod pattern;
 mod sink;
 mod stdin;
 mod worker;
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_regex::RegexMatcher;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
@@ -26,20 +28,24 @@ use crate::cli::{GrepArgs, GrepMode};
 use crate::error::{Error, Result};
 use crate::output::Format;
 use crate::output::search::GrepPrinter;
-use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeDef, View};
+use crate::output::stream::{Out, Stream};
+use crate::report::search::{FileCount, GrepBody, GrepReport, SearchResult, TypeDef, View, Why};
 use crate::report::{AsTyped, Report, TypedRoot};
 use crate::search::walk::{self, WalkOptions, WalkProblems};
 use crate::search::why::Reading;
 use crate::settings::Settings;
-use crate::text::shell::shell_word;
 use crate::warnings::WarningKind;
 
 use crate::search::ordered::{self, Window};
 use entries::{Shape, content_page};
 use gather::{Gather, Target};
+use pattern::{build_matcher, foreign_flags, readings};
 use worker::{Item, Worker};
 
-/// What every worker thread shares.
+/// How every file is searched and rendered — the matcher, the searcher's settings, the
+/// printer and the collector's — built once by `GrepArgs::resolve`, as ripgrep's `HiArgs`
+/// builds its searcher and printer, and shared by the worker threads; and what they count
+/// while they search (zero until then).
 struct Shared {
     pub matcher: RegexMatcher,
     pub searcher: SearcherBuilder,
@@ -59,6 +65,7 @@ struct Shared {
     pub spans: bool,
     pub multiline: bool,
     pub max_columns: usize,
+    /// JSON wants each match's column.
     pub want_column: bool,
     pub follow: bool,
     /// The working directory: a file below it is opened by its path from there (fewer
@@ -69,6 +76,68 @@ struct Shared {
     pub skipped_binary: AtomicUsize,
     /// The page holds all it needs: later files are only counted.
     pub page_full: AtomicBool,
+}
+
+impl Shared {
+    /// The searcher of `args` (its mode decided) for pages of `limit` entries (0: the whole
+    /// answer), rendering as `render` says.
+    fn new(
+        args: &GrepArgs,
+        s: &Settings,
+        matcher: RegexMatcher,
+        render: Render,
+        limit: usize,
+    ) -> Shared {
+        let (before, after) = context(args);
+        let content = args.mode == GrepMode::Content;
+        let mut searcher = SearcherBuilder::new();
+        searcher
+            .line_number(true)
+            .multi_line(args.multiline)
+            .invert_match(args.invert_match)
+            .max_matches(args.max_count)
+            .binary_detection(BinaryDetection::quit(b'\0'));
+        if content {
+            searcher.before_context(before).after_context(after);
+        }
+        // Entries past offset + limit never reach the page, so their text need not be kept.
+        let need = match limit {
+            0 => usize::MAX,
+            _ => args.offset.saturating_add(limit),
+        };
+        Shared {
+            matcher,
+            searcher,
+            mode: args.mode,
+            only_matching: args.only_matching,
+            need,
+            before,
+            after,
+            direct: matches!(render, Render::Text(_))
+                && content
+                && !args.multiline
+                && before == 0
+                && after == 0,
+            render,
+            spans: s.output.color,
+            multiline: args.multiline,
+            max_columns: args.max_columns,
+            want_column: s.output.format != Format::Text,
+            follow: args.follow,
+            cwd: s.cwd.clone(),
+            problems: WalkProblems::default(),
+            files_searched: AtomicUsize::new(0),
+            skipped_binary: AtomicUsize::new(0),
+            page_full: AtomicBool::new(false),
+        }
+    }
+}
+
+/// The lines of context before and after each match (`-B`, `-A`, `-C`).
+fn context(args: &GrepArgs) -> (usize, usize) {
+    let before = args.before_context.or(args.context).unwrap_or(0);
+    let after = args.after_context.or(args.context).unwrap_or(0);
+    (before, after)
 }
 
 /// What the workers make of each file's matches.
@@ -90,7 +159,8 @@ pub(crate) enum GrepRequest {
 
 /// A search, everything compiled and resolved.
 pub(crate) struct Search {
-    matcher: RegexMatcher,
+    /// The searcher the worker threads share.
+    shared: Shared,
     /// Other readings of the pattern, tried when it finds nothing (`why::grep_reading`).
     readings: Vec<Reading>,
     targets: Vec<PathBuf>,
@@ -100,34 +170,23 @@ pub(crate) struct Search {
     stdin_implicit: bool,
     /// PATHs that do not exist, when others were given (reported, exit 2).
     missing: Vec<Error>,
-    invert: bool,
-    only_matching: bool,
-    max_count: Option<u64>,
     walk: WalkOptions,
     overrides: Option<Override>,
     types: Option<Types>,
-    mode: GrepMode,
-    before: usize,
-    after: usize,
-    multiline: bool,
-    max_columns: usize,
     limit: usize,
     offset: usize,
     max_walk: usize,
     view: View,
     /// The path arguments as typed (text output names files by them).
     typed: AsTyped,
-    /// How the workers render each file (`Render::None`: a page is stored).
-    render: Render,
-    /// JSON wants each match's column.
-    want_column: bool,
-    /// Colored text: match spans are computed.
-    spans: bool,
+    /// Where the whole answer streams, when it does (`shared.render` is not `None`).
+    out: Option<Out>,
 }
 
 impl GrepArgs {
-    /// Compile the pattern, the globs and the types, resolve the paths, decide the layout.
-    pub(crate) fn resolve(self, s: &Settings) -> Result<GrepRequest> {
+    /// Compile the pattern, the globs and the types, resolve the paths, decide the layout,
+    /// build the searcher. `out` is where the whole answer may stream.
+    pub(crate) fn resolve(self, s: &Settings, out: Option<Out>) -> Result<GrepRequest> {
         let mut args = self;
         foreign_flags(&args)?;
         if args.type_list {
@@ -160,43 +219,29 @@ impl GrepArgs {
             missing,
             typed,
         } = resolve_paths(s, &paths)?;
-        let before = args.before_context.or(args.context).unwrap_or(0);
-        let after = args.after_context.or(args.context).unwrap_or(0);
-        let content = args.mode == GrepMode::Content;
-        let heading = !args.no_filename
-            && (args.heading || (!args.no_heading && s.output.stdout_is_terminal));
-        let view = View {
-            heading,
-            line_numbers: !args.no_line_number,
-            context: content && (before > 0 || after > 0),
-            null: args.null,
-            no_filename: args.no_filename,
-        };
-        let text = s.output.format == Format::Text;
-        // The whole answer streams: the worker threads render each file's output while they
-        // search. A page that may start or end inside a file keeps the lines instead. Inside
-        // `quill mcp` the answer is one message, held whole.
-        let whole = limit == 0 && args.offset == 0 && !s.origin.embedded;
-        let render = match (whole, text) {
-            (true, true) => Render::Text(GrepPrinter::new(
+        let view = view(&args, s);
+        // The whole answer streams, when there is somewhere to stream it: the worker threads
+        // render each file's output while they search. A page that may start or end inside
+        // a file keeps the lines instead. Inside `quill mcp` (no `out`) the answer is one
+        // message, held whole.
+        let out = out.filter(|_| limit == 0 && args.offset == 0);
+        let render = match (&out, s.output.format) {
+            (None, _) => Render::None,
+            (Some(_), Format::Text) => Render::Text(GrepPrinter::new(
                 view,
                 s.output.color,
                 s.output.cwd.clone(),
                 typed.clone(),
             )),
-            (true, false) => Render::Json,
-            _ => Render::None,
+            (Some(_), Format::Json) => Render::Json,
         };
         Ok(GrepRequest::Search(Box::new(Search {
-            matcher,
+            shared: Shared::new(&args, s, matcher, render, limit),
             readings,
             targets,
             stdin,
             stdin_implicit,
             missing,
-            invert: args.invert_match,
-            only_matching: args.only_matching,
-            max_count: args.max_count,
             walk: WalkOptions {
                 hidden: args.hidden,
                 no_ignore: args.no_ignore,
@@ -204,20 +249,28 @@ impl GrepArgs {
             },
             overrides,
             types,
-            mode: args.mode,
-            before,
-            after,
-            multiline: args.multiline,
-            max_columns: args.max_columns,
             limit,
             offset: args.offset,
             max_walk: args.max_walk,
             view,
             typed,
-            render,
-            want_column: !text,
-            spans: s.output.color,
+            out,
         })))
+    }
+}
+
+/// How text output is laid out: headings, line numbers, context separators, names.
+fn view(args: &GrepArgs, s: &Settings) -> View {
+    let (before, after) = context(args);
+    let content = args.mode == GrepMode::Content;
+    let heading =
+        !args.no_filename && (args.heading || (!args.no_heading && s.output.stdout_is_terminal));
+    View {
+        heading,
+        line_numbers: !args.no_line_number,
+        context: content && (before > 0 || after > 0),
+        null: args.null,
+        no_filename: args.no_filename,
     }
 }
 
@@ -264,215 +317,198 @@ pub(crate) fn run(s: &Settings, req: GrepRequest) -> Result<Report> {
         GrepRequest::TypeList => return Ok(type_list()),
         GrepRequest::Search(q) => *q,
     };
-    let content = q.mode == GrepMode::Content;
-    let mut sb = SearcherBuilder::new();
-    sb.line_number(true)
-        .multi_line(q.multiline)
-        .invert_match(q.invert)
-        .max_matches(q.max_count)
-        .binary_detection(BinaryDetection::quit(b'\0'));
-    if content {
-        sb.before_context(q.before).after_context(q.after);
-    }
-    // Entries past offset + limit never reach the page, so their text need not be kept.
-    let need = if q.limit == 0 {
-        usize::MAX
-    } else {
-        q.offset.saturating_add(q.limit)
+    let gather = Gather {
+        total: 0,
+        to: target(&q)?,
     };
-    let to = match &q.render {
-        Render::None => Target::Page(gather::Page {
-            offset: q.offset,
-            end: need,
-            first: 0,
-            kept: Vec::new(),
-        }),
-        Render::Text(_) => Target::Stream(crate::output::stream::Stream::text(
-            &q.view, q.spans, content,
-        )),
-        Render::Json => Target::Stream(
-            crate::output::stream::Stream::json("grep", mode_name(q.mode)).map_err(|e| {
-                Error::io("write the result to", std::path::Path::new("<stdout>"), e)
-            })?,
-        ),
-    };
-    let streamed = matches!(to, Target::Stream(_));
-    let direct = matches!(q.render, Render::Text(_))
-        && content
-        && !q.multiline
-        && q.before == 0
-        && q.after == 0;
-    let shared = Shared {
-        matcher: q.matcher,
-        searcher: sb,
-        mode: q.mode,
-        only_matching: q.only_matching,
-        need,
-        before: q.before,
-        after: q.after,
-        render: q.render,
-        direct,
-        spans: q.spans,
-        multiline: q.multiline,
-        max_columns: q.max_columns,
-        want_column: q.want_column,
-        follow: q.walk.follow,
-        cwd: s.cwd.clone(),
-        problems: WalkProblems::default(),
-        files_searched: AtomicUsize::new(0),
-        skipped_binary: AtomicUsize::new(0),
-        page_full: AtomicBool::new(false),
-    };
-    let mut gather = Gather { total: 0, to };
-    // Kept for the second look of an empty answer (`why`).
-    let selection = (q.overrides.clone(), q.types.clone());
-    let mut going = true;
-    if !q.targets.is_empty() {
-        let select = walk::Select {
-            overrides: q.overrides,
-            types: q.types,
-            max_depth: None,
-        };
-        let walk = walk::sorted(&q.targets, &q.walk, s.root.as_ref(), &select);
-        let items = files_of(walk, &shared.problems, q.max_walk);
-        (gather, going) = ordered::ordered_map(
-            items,
-            workers(),
-            WINDOW,
-            gather,
-            || Worker::new(&shared),
-            |w, item, ahead| w.search(item, ahead),
-            |gather, f| match f {
-                Some(f) => gather.take(f, shared.mode, &shared.page_full),
-                None => true,
-            },
-        );
-    }
+    let streamed = matches!(gather.to, Target::Stream(_));
+    let (mut gather, going) = search_files(s, &q, gather);
     // Standard input is named `<stdin>`, which sorts after every absolute path.
     if q.stdin && going {
-        let (found, bytes) = Worker::new(&shared).search_stdin();
-        if let Some(f) = found {
-            gather.take(f, shared.mode, &shared.page_full);
-        }
-        if bytes == 0 && q.stdin_implicit {
-            s.warn(
-                WarningKind::StdinEmpty,
-                stdin::empty_message(&s.origin.argv),
-            );
-        }
+        search_stdin(s, &q, &mut gather);
     }
     let total = gather.total;
-    let mut raw_names = None;
-    let kept = match gather.to {
-        Target::Stream(out) => {
-            // A write error (a closed pipe) shows again, and is judged, with the rest.
-            (_, raw_names) = out.finish();
-            None
-        }
-        Target::Page(p) => Some(p),
+    let (kept, raw_names) = match gather.to {
+        // A write error (a closed pipe) shows again, and is judged, with the rest.
+        Target::Stream(out) => (None, out.finish().1),
+        Target::Page(p) => (Some(p), None),
     };
     // Among several PATHs, the missing ones: JSON lists them (and warns); text prints each
     // as an error line after the results. Either way the exit code is 2.
-    let missing_paths: Vec<PathBuf> = q
-        .missing
-        .iter()
-        .filter_map(|e| match e {
-            Error::NotFound { path, .. } => Some(path.clone()),
-            _ => None,
-        })
-        .collect();
     if s.output.format == Format::Json {
         for e in &q.missing {
             s.warn(WarningKind::PathNotFound, e.to_string());
         }
     }
-    let why = if total == 0 {
-        let walked = crate::search::why::Walked {
-            paths: &q.targets,
-            opts: q.walk,
-            root: s.root.as_ref(),
-            overrides: selection.0,
-            types: selection.1,
-        };
-        let argv = s.origin.argv.clone();
-        let line = crate::search::why::Line {
-            cwd: &s.cwd,
-            argv: &argv,
-        };
-        let noun = if content { "matches" } else { "files" };
-        crate::search::why::grep_reading(&walked, &q.readings, &shared.searcher).or_else(|| {
-            crate::search::why::grep(&walked, &shared.matcher, &shared.searcher, noun, &line)
-        })
-    } else {
-        None
-    };
+    let why = (total == 0).then(|| why_empty(s, &q)).flatten();
     let (start, end, next_offset) = walk::page(total, q.offset, q.limit);
     let mut result = SearchResult {
-        mode: mode_name(q.mode),
+        mode: mode_name(q.shared.mode),
         matches: None,
         files: None,
         counts: None,
         truncated: next_offset.is_some(),
         next_offset,
         offset: q.offset,
-        files_searched: shared.files_searched.into_inner(),
-        skipped_binary: shared.skipped_binary.into_inner(),
-        walk: shared.problems.finish(&s.warnings),
-        missing_paths,
+        files_searched: q.shared.files_searched.load(Ordering::Relaxed),
+        skipped_binary: q.shared.skipped_binary.load(Ordering::Relaxed),
+        walk: q.shared.problems.finish(&s.warnings),
+        missing_paths: missing_paths(&q.missing),
         why,
         missing: q.missing,
         streamed,
         streamed_raw_names: raw_names,
     };
-    let Some(page) = kept else {
-        if s.output.format == Format::Json {
-            // The entries went out; an empty list marks where (`output::stream`).
-            match q.mode {
-                GrepMode::Content => result.matches = Some(Vec::new()),
-                GrepMode::Files => result.files = Some(Vec::new()),
-                GrepMode::Count => result.counts = Some(Vec::new()),
-            }
-        }
-        return Ok(grep_report(total, result, q.view, q.typed));
+    let text = s.output.format == Format::Text;
+    let shape = Shape {
+        matcher: &q.shared.matcher,
+        before: q.shared.before as u64,
+        after: q.shared.after as u64,
+        spans: q.shared.spans,
+        once: text,
     };
-    // The files kept hold exactly the entries [start, end) (files and counts: one each).
-    let skip = start - page.first.min(start);
-    match q.mode {
-        GrepMode::Files => {
-            result.files = Some(
-                page.kept
-                    .into_iter()
-                    .skip(skip)
-                    .take(end - start)
-                    .map(|f| f.path)
-                    .collect(),
-            );
-        }
-        GrepMode::Count => {
-            result.counts = Some(
-                page.kept
-                    .into_iter()
-                    .skip(skip)
-                    .take(end - start)
-                    .map(|f| FileCount {
-                        path: f.path,
-                        count: f.count,
-                    })
-                    .collect(),
-            );
-        }
-        GrepMode::Content => {
-            let shape = Shape {
-                matcher: &shared.matcher,
-                before: q.before as u64,
-                after: q.after as u64,
-                spans: q.spans,
-                once: s.output.format == Format::Text,
-            };
-            result.matches = Some(content_page(page.kept, page.first, start, end, &shape));
-        }
+    match kept {
+        // The entries went out; in JSON an empty list marks where (`output::stream`).
+        None if !text => streamed_mark(&mut result, q.shared.mode),
+        None => {}
+        Some(page) => fill_page(&mut result, page, (start, end), q.shared.mode, &shape),
     }
     Ok(grep_report(total, result, q.view, q.typed))
+}
+
+/// Where the results go: the stream the request was handed (the whole answer), or a page.
+fn target(q: &Search) -> Result<Target> {
+    let content = q.shared.mode == GrepMode::Content;
+    Ok(match (&q.shared.render, q.out.clone()) {
+        (Render::Text(_), Some(out)) => {
+            Target::Stream(Stream::text(out, &q.view, q.shared.spans, content))
+        }
+        (Render::Json, Some(out)) => Target::Stream(
+            Stream::json(out, "grep", mode_name(q.shared.mode))
+                .map_err(|e| Error::io("write the result to", Path::new("<stdout>"), e))?,
+        ),
+        _ => Target::Page(gather::Page {
+            offset: q.offset,
+            end: q.shared.need,
+            first: 0,
+            kept: Vec::new(),
+        }),
+    })
+}
+
+/// Search the walked PATHs on the worker threads, each file's results taken in path order.
+/// False when the stream can no longer be written.
+fn search_files(s: &Settings, q: &Search, gather: Gather) -> (Gather, bool) {
+    if q.targets.is_empty() {
+        return (gather, true);
+    }
+    let select = walk::Select {
+        overrides: q.overrides.clone(),
+        types: q.types.clone(),
+        max_depth: None,
+    };
+    let walk = walk::sorted(&q.targets, &q.walk, s.root.as_ref(), &select);
+    let shared = &q.shared;
+    let items = files_of(walk, &shared.problems, q.max_walk);
+    ordered::ordered_map(
+        items,
+        workers(),
+        WINDOW,
+        gather,
+        || Worker::new(shared),
+        |w, item, ahead| w.search(item, ahead),
+        |gather, f| match f {
+            Some(f) => gather.take(f, shared.mode, &shared.page_full),
+            None => true,
+        },
+    )
+}
+
+/// Search standard input; an empty one chosen for want of a PATH is said.
+fn search_stdin(s: &Settings, q: &Search, gather: &mut Gather) {
+    let (found, bytes) = Worker::new(&q.shared).search_stdin();
+    if let Some(f) = found {
+        gather.take(f, q.shared.mode, &q.shared.page_full);
+    }
+    if bytes == 0 && q.stdin_implicit {
+        s.warn(
+            WarningKind::StdinEmpty,
+            stdin::empty_message(&s.origin.argv),
+        );
+    }
+}
+
+/// The second look of an empty answer: another reading of the pattern, or the files the
+/// filters hid.
+fn why_empty(s: &Settings, q: &Search) -> Option<Why> {
+    let walked = crate::search::why::Walked {
+        paths: &q.targets,
+        opts: q.walk,
+        root: s.root.as_ref(),
+        overrides: q.overrides.clone(),
+        types: q.types.clone(),
+    };
+    let argv = s.origin.argv.clone();
+    let line = crate::search::why::Line {
+        cwd: &s.cwd,
+        argv: &argv,
+    };
+    let noun = match q.shared.mode {
+        GrepMode::Content => "matches",
+        _ => "files",
+    };
+    let searcher = &q.shared.searcher;
+    crate::search::why::grep_reading(&walked, &q.readings, searcher)
+        .or_else(|| crate::search::why::grep(&walked, &q.shared.matcher, searcher, noun, &line))
+}
+
+/// The PATHs of `not_found` errors.
+fn missing_paths(missing: &[Error]) -> Vec<PathBuf> {
+    missing
+        .iter()
+        .filter_map(|e| match e {
+            Error::NotFound { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A streamed JSON answer's entries went out before it: an empty list marks where.
+fn streamed_mark(result: &mut SearchResult, mode: GrepMode) {
+    match mode {
+        GrepMode::Content => result.matches = Some(Vec::new()),
+        GrepMode::Files => result.files = Some(Vec::new()),
+        GrepMode::Count => result.counts = Some(Vec::new()),
+    }
+}
+
+/// The page's entries `[start, end)`, which the files kept hold exactly (files and counts:
+/// one each), matches shaped as `shape` says.
+fn fill_page(
+    result: &mut SearchResult,
+    page: gather::Page,
+    (start, end): (usize, usize),
+    mode: GrepMode,
+    shape: &Shape<'_>,
+) {
+    let skip = start - page.first.min(start);
+    match mode {
+        GrepMode::Files => {
+            let kept = page.kept.into_iter().skip(skip).take(end - start);
+            result.files = Some(kept.map(|f| f.path).collect());
+        }
+        GrepMode::Count => {
+            let kept = page.kept.into_iter().skip(skip).take(end - start);
+            let count = |f: lines::FileResult| FileCount {
+                path: f.path,
+                count: f.count,
+            };
+            result.counts = Some(kept.map(count).collect());
+        }
+        GrepMode::Content => {
+            result.matches = Some(content_page(page.kept, page.first, start, end, shape));
+        }
+    }
 }
 
 /// `--mode` as the answer's `mode` says it.
@@ -557,174 +593,6 @@ fn type_list() -> Report {
         view: View::default(),
         typed: AsTyped::default(),
     })
-}
-
-/// The regex matcher, configured like rg's (several `-e` patterns: any of them); a bad
-/// pattern names its position.
-/// The matcher's options as the flags set them (`fixed`: -F).
-fn matcher_builder(args: &GrepArgs, fixed: bool) -> RegexMatcherBuilder {
-    let mut b = RegexMatcherBuilder::new();
-    b.case_insensitive(args.ignore_case)
-        .case_smart(args.smart_case && !args.ignore_case)
-        .word(args.word_regexp)
-        .whole_line(args.line_regexp)
-        .fixed_strings(fixed)
-        .multi_line(true)
-        .unicode(true)
-        .octal(false);
-    if !args.multiline {
-        b.line_terminator(Some(b'\n'));
-    }
-    b
-}
-
-/// The other readings of one regex with metacharacters, for an empty answer's second look
-/// (`why::grep_reading`): GNU grep's `\|` as alternation (its habit in a Rust regex, where
-/// `\|` is a literal `|`), then the pattern as a fixed string (`row_to_json(t)`).
-fn readings(patterns: &[String], args: &GrepArgs, argv: &[std::ffi::OsString]) -> Vec<Reading> {
-    let [p] = patterns else { return Vec::new() };
-    if args.fixed_strings || args.invert_match || regex_syntax::escape(p) == *p {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if p.contains(r"\|") {
-        let alt = p.replace(r"\|", "|");
-        let at = argv
-            .iter()
-            .skip(2)
-            .position(|w| w == p.as_str())
-            .map(|i| i + 2);
-        if let Ok(matcher) = matcher_builder(args, false).build(&alt) {
-            out.push(Reading {
-                matcher,
-                reason: "rewritten",
-                flags: Vec::new(),
-                call: at.and_then(|i| crate::text::shell::replaced(argv, i, alt.as_ref())),
-                pattern: Some(alt),
-                said: r"with `\|` read as alternation (GNU grep's; here it is `|`),".into(),
-            });
-        }
-    }
-    if let Ok(matcher) = matcher_builder(args, true).build(p) {
-        out.push(Reading {
-            matcher,
-            reason: "fixed",
-            flags: vec!["-F"],
-            pattern: None,
-            call: crate::text::shell::with_flags(argv, &["-F"]),
-            said: "as a fixed string".into(),
-        });
-    }
-    out
-}
-
-fn build_matcher(
-    patterns: &[String],
-    args: &GrepArgs,
-    argv: &[std::ffi::OsString],
-) -> Result<RegexMatcher> {
-    matcher_builder(args, args.fixed_strings)
-        .build_many(patterns)
-        .map_err(|e| {
-            if !args.multiline && first_line(&e).contains(r#""\n""#) {
-                // A line break, typed or as `\n`: -F does not help, -U does.
-                let fix = match crate::text::shell::with_flags(argv, &["-U"]) {
-                    Some(call) => format!("add -U to let a match span lines: `{call}`"),
-                    None => "add -U (--multiline) to let a match span lines".into(),
-                };
-                return Error::InvalidPattern {
-                    message:
-                        "the pattern matches a line break, and a match spans lines only with -U"
-                            .into(),
-                    position: None,
-                    fix: Some(fix),
-                };
-            }
-            // The pattern the parser rejects (with several, the first such one).
-            let bad = (!args.fixed_strings)
-                .then(|| {
-                    patterns
-                        .iter()
-                        .find_map(|p| pattern_error_position(p).map(|at| (p, at)))
-                })
-                .flatten();
-            let message = match bad {
-                Some((p, at)) if patterns.len() > 1 => {
-                    format!("{} (at character {at} of -e {p:?})", first_line(&e))
-                }
-                Some((_, at)) => format!("{} (at character {at} of the pattern)", first_line(&e)),
-                None => first_line(&e),
-            };
-            Error::InvalidPattern {
-                message,
-                position: bad.map(|(_, at)| at),
-                fix: None,
-            }
-        })
-}
-
-/// GNU grep's flags that mean something else to quill: parsed only to say what to type
-/// instead, before anything is searched.
-fn foreign_flags(args: &GrepArgs) -> Result<()> {
-    let teach = |flag: &str, why: &str, fix: String| {
-        Err(Error::usage_fix(
-            format!("quill grep has no {flag}: {why}"),
-            fix,
-        ))
-    };
-    // -r/-R (recursion is the default) and -E (the pattern is an extended regex already) are
-    // habits that mean what quill does anyway: accepted and ignored.
-    if args.perl_regexp {
-        return teach(
-            "-P",
-            "the pattern is a Rust regex: no look-around or backreferences",
-            "drop -P and rewrite look-arounds (e.g. match the context and use -o), or use -F for a literal".into(),
-        );
-    }
-    if let Some(g) = args.include.first() {
-        return teach(
-            "--include",
-            "files are selected with --glob",
-            format!("use --glob {}", shell_word(g)),
-        );
-    }
-    if let Some(g) = args.exclude.first() {
-        return teach(
-            "--exclude",
-            "files are excluded with a negated --glob",
-            format!("use --glob {}", shell_word(&format!("!{g}"))),
-        );
-    }
-    if let Some(d) = args.exclude_dir.first() {
-        let d = d.trim_end_matches('/');
-        return teach(
-            "--exclude-dir",
-            "directories are excluded with a negated --glob",
-            format!("use --glob {}", shell_word(&format!("!{d}/"))),
-        );
-    }
-    Ok(())
-}
-
-/// The 1-based character position of a syntax error in `pattern`, when the parser names one.
-fn pattern_error_position(pattern: &str) -> Option<usize> {
-    let offset = match regex_syntax::Parser::new().parse(pattern) {
-        Err(regex_syntax::Error::Parse(e)) => e.span().start.offset,
-        Err(regex_syntax::Error::Translate(e)) => e.span().start.offset,
-        _ => return None,
-    };
-    Some(pattern.get(..offset).map_or(offset, |s| s.chars().count()) + 1)
-}
-
-/// The regex crate's messages draw the pattern with a caret over several lines; keep the
-/// sentence that says what is wrong.
-fn first_line(e: &grep_regex::Error) -> String {
-    let s = e.to_string();
-    s.lines()
-        .map(str::trim)
-        .rfind(|l| l.starts_with("error:"))
-        .map(|l| l.trim_start_matches("error:").trim().to_string())
-        .unwrap_or_else(|| s.lines().next().unwrap_or("").trim().to_string())
 }
 
 /// What a search reads: walked PATHs (and how each was typed), standard input, and the PATHs
@@ -824,12 +692,5 @@ mod tests {
         assert_eq!(show(b"abc", 500), ("abc".to_string(), 3));
         assert_eq!(show(b"abcd", 0), ("abcd".to_string(), 4));
         assert_eq!(show(b"a\xffb", 0), ("a\u{fffd}b".to_string(), 5));
-    }
-
-    #[test]
-    fn error_positions_are_one_based_chars() {
-        assert_eq!(pattern_error_position("ab(c"), Some(3));
-        assert_eq!(pattern_error_position("é[z"), Some(2));
-        assert_eq!(pattern_error_position("ok"), None);
     }
 }
