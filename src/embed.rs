@@ -3,8 +3,7 @@
 //! answer: the JSON object `quill --json` prints (docs/json.md) and the exit code the binary
 //! would end with. The answer is held whole, as `quill mcp` holds each tool call's: nothing is
 //! printed, no signal handler is installed, the process is not ended, and a command that
-//! reads standard input gets `Options::stdin` (all but `grep PATTERN -`, which still reads
-//! the process's). Errors are answers too
+//! reads standard input gets `Options::stdin`. Errors are answers too
 //! (`"ok": false`, with their `kind`), never panics or `Err`. A typed API — requests and
 //! reports as Rust types — may follow; until then the JSON, and its schemas under `schema/`,
 //! are the contract.
@@ -122,5 +121,18 @@ mod tests {
         assert_eq!(answer.code, 0, "{}", answer.json);
         let bytes = std::fs::read(dir.path().join("new.txt")).unwrap();
         assert_eq!(bytes, b"hello\n");
+    }
+
+    #[test]
+    fn grep_searches_what_stdin_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = Options {
+            cwd: Some(dir.path().to_path_buf()),
+            stdin: b"one\na needle here\n".to_vec(),
+        };
+        let answer = run(["grep", "needle", "-"], &options);
+        assert_eq!(answer.code, 0, "{}", answer.json);
+        let text = answer.json.to_string();
+        assert!(text.contains("a needle here"), "{text}");
     }
 }

@@ -426,7 +426,13 @@ fn search_files(s: &Settings, q: &Search, gather: Gather) -> (Gather, bool) {
 
 /// Search standard input; an empty one chosen for want of a PATH is said.
 fn search_stdin(s: &Settings, q: &Search, gather: &mut Gather) {
-    let (found, bytes) = Worker::new(&q.shared).search_stdin();
+    let mut worker = Worker::new(&q.shared);
+    let (found, bytes) = match &s.origin.stdin {
+        // A call (`quill call`, `quill mcp`, `quill::embed`) brings what stands for stdin: the
+        // process's own carried the call, or is the protocol's.
+        Some(bytes) => worker.search_stdin(&bytes[..]),
+        None => worker.search_stdin(std::io::stdin().lock()),
+    };
     if let Some(f) = found {
         gather.take(f, q.shared.mode, &q.shared.page_full);
     }

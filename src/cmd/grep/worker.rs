@@ -95,12 +95,13 @@ impl<'a> Worker<'a> {
         self.finish(item.path, result.is_err(), sent)
     }
 
-    /// Search standard input; also how many bytes it gave.
-    pub(super) fn search_stdin(&mut self) -> (Option<FileResult>, u64) {
+    /// Search standard input (`input`: the process's, or what a call brought in its place);
+    /// also how many bytes it gave.
+    pub(super) fn search_stdin(&mut self, input: impl std::io::Read) -> (Option<FileResult>, u64) {
         let path = Path::new(STDIN_NAME);
         self.begin(path);
         let mut counted = Counted {
-            inner: std::io::stdin().lock(),
+            inner: input,
             bytes: 0,
         };
         let result = self
