@@ -133,13 +133,13 @@ impl<'s> Mutation<'s> {
     }
 
     /// The directory to publish in: made now when it is missing (one `mkdirat` at a time
-    /// beneath the root), or — `no_parents` — refused as `not_found`. Nothing in a dry run.
+    /// beneath the root), or — `no_parents` — refused as `not_found`, in a dry run too (which
+    /// foretells the real run, but makes nothing).
     pub(crate) fn make_parents(&mut self, no_parents: bool) -> Result<()> {
-        if !self.dry_run {
-            let held = self.parent.take();
+        if self.parent.is_none() && (no_parents || !self.dry_run) {
             let target = &self.resolved.target;
             self.parent = Some(current::parent_to_publish(
-                self.s, target, held, no_parents,
+                self.s, target, None, no_parents,
             )?);
         }
         Ok(())

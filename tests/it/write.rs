@@ -43,6 +43,18 @@ fn no_parents_refuses_a_missing_directory() {
     let env = TestEnv::new();
     env.json(&["write", "x/y.txt", "--content", "a", "--no-parents"])
         .err("not_found", 4);
+    // A dry run foretells the refusal.
+    env.json(&[
+        "write",
+        "x/y.txt",
+        "--content",
+        "a",
+        "--no-parents",
+        "--dry-run",
+    ])
+    .err("not_found", 4);
+    env.json(&["write", "x/y.txt", "--content", "a", "--dry-run"])
+        .ok();
     env.json(&["write", "y.txt", "--content", "a", "--no-parents"])
         .ok();
     env.assert_file("y.txt", "a");
