@@ -428,8 +428,8 @@ fn search_files(s: &Settings, q: &Search, gather: Gather) -> (Gather, bool) {
 fn search_stdin(s: &Settings, q: &Search, gather: &mut Gather) {
     let mut worker = Worker::new(&q.shared);
     let (found, bytes) = match &s.origin.stdin {
-        // A call (`quill call`, `quill mcp`, `quill::embed`) brings what stands for stdin: the
-        // process's own carried the call, or is the protocol's.
+        // A run that brought what stands for stdin (`quill::embed`; `quill call` and `quill
+        // mcp` refuse a `-` path before): the process's own is not this run's.
         Some(bytes) => worker.search_stdin(&bytes[..]),
         None => worker.search_stdin(std::io::stdin().lock()),
     };
