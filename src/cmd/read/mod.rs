@@ -24,7 +24,7 @@ use crate::fs::probe::{self, CHUNK, Identity};
 use crate::report::{FileAccess, ReadReport, Report};
 use crate::settings::Settings;
 use crate::state::Baseline;
-use crate::text::encoding::{self, Encoding, legacy};
+use crate::text::encoding::{self, Encoding};
 use crate::text::hex;
 use crate::text::page::{Page, PageSpec, Pager, Stop, page_all};
 use crate::text::sniff::{self, Sniffed};
@@ -330,16 +330,11 @@ fn stream_page(
 /// A whole text without its BOM, decoded: UTF-16 by its byte order, a legacy encoding, else
 /// lossy UTF-8; whether anything was replaced by U+FFFD.
 fn decode_whole(whole: &[u8], encoding: Encoding) -> (String, bool) {
-    let bom = encoding.bom().len().min(whole.len());
-    match encoding {
-        Encoding::Utf16Le => encoding::decode_utf16(&whole[bom..], false),
-        Encoding::Utf16Be => encoding::decode_utf16(&whole[bom..], true),
-        Encoding::Legacy(codec) => legacy::decode(whole, codec),
-        Encoding::Utf8 | Encoding::Utf8Bom => {
-            let text = String::from_utf8_lossy(&whole[bom..]);
-            let lossy = matches!(text, std::borrow::Cow::Owned(_));
-            (text.into_owned(), lossy)
-        }
+    let (text, lossy) = encoding::decode(whole, encoding);
+    match String::from_utf8(text.into_owned()) {
+        Ok(text) => (text, lossy),
+        // UTF-8 is left as its bytes by `decode`: what is not valid is shown as U+FFFD.
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
     }
 }
 
