@@ -14,63 +14,13 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rust_lex import strip  # noqa: E402  (shared with module-cycles.sh)
+
 FN_MAX = 150
 FILE_MAX = 800
 # path (relative to SRC_DIR) and function name -> why it may be longer.
 ALLOWED = {}
-
-
-def strip(text):
-    """The text with comments and string/char literals blanked (newlines kept)."""
-    out = []
-    i, n = 0, len(text)
-
-    def blank(s):
-        return "".join(c if c == "\n" else " " for c in s)
-
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(blank(text[i:j]))
-            i = j
-        elif text.startswith("/*", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            out.append(blank(text[i:j]))
-            i = j
-        elif re.match(r'b?r(#*)"', text[i:i + 260]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            m = re.match(r'b?r(#*)"', text[i:])
-            end = '"' + m.group(1)
-            j = text.find(end, i + m.end())
-            j = n if j < 0 else j + len(end)
-            out.append(blank(text[i:j]))
-            i = j
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(blank(text[i:j + 1]))
-            i = j + 1
-        elif c == "'":
-            m = re.match(r"'(\\.|\\x[0-9a-fA-F]{2}|\\u\{[0-9a-fA-F]+\}|[^\\'])'", text[i:])
-            if m:
-                out.append(blank(m.group(0)))
-                i += m.end()
-            else:
-                out.append(c)
-                i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def matching(code, open_at):
