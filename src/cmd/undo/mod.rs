@@ -13,7 +13,6 @@ mod group;
 use crate::cli::UndoArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::Resolved;
-use crate::fs::probe::sha256_bytes;
 use crate::guard::{self, Gone, Mutation, Record, Rule, Shown};
 use crate::report::Report;
 use crate::settings::Settings;
@@ -86,7 +85,8 @@ fn run_file(s: &Settings, resolved: Resolved, dry_run: bool) -> Result<Report> {
         Some(hash) => Some(history.load_blob(&target, hash)?),
         None => None,
     };
-    let sha256 = restored.as_deref().map(sha256_bytes);
+    // A blob is verified against its name when loaded: that is its content's hash.
+    let sha256 = restored.as_ref().and(step.before.clone());
     if !dry_run {
         match (&restored, &sha256) {
             (Some(bytes), Some(sha256)) => {
