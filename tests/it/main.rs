@@ -26,6 +26,7 @@ mod input_waits;
 mod layout;
 mod lines;
 mod listing;
+mod living;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod misses;
