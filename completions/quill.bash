@@ -164,7 +164,7 @@ _quill() {
 
     case "${cmd}" in
         quill)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit glob grep transfer apply undo rm state tools call mcp guide completions man schema help"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version read write edit glob grep transfer apply undo rm state tools call mcp guide completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -198,7 +198,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__apply)
-            opts="-p -h -V --strip --fuzzy --expect-sha256 --max-file-bytes --allow-placeholder --unidiff-zero --check --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-p -h -V --strip --fuzzy --expect-sha256 --max-file-bytes --allow-placeholder --unidiff-zero --check --dry-run --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -248,7 +248,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__call)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,7 +282,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__completions)
-            opts="-h -V --session --state-dir --root --read-only --strict --lock-timeout --json --text --color --help --version bash elvish fish powershell zsh"
+            opts="-h -V --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --json --text --color --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,7 +316,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__edit)
-            opts="-h -V --old --new --old-file --new-file --edits --insert-after --lines --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --encoding --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --old --new --old-file --new-file --edits --insert-after --lines --replace-all --expect-count --fuzzy --expect-sha256 --max-file-bytes --again --allow-placeholder --encoding --dry-run --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -394,7 +394,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__glob)
-            opts="-i -L -0 -h -V --limit --offset --sort --ignore-case --hidden --no-ignore --follow --max-walk --null --all --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-i -L -0 -h -V --limit --offset --sort --ignore-case --hidden --no-ignore --follow --max-walk --null --all --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,7 +444,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__grep)
-            opts="-e -F -i -S -w -x -v -o -m -U -g -t -T -L -l -c -H -n -N -A -B -C -0 -r -E -P -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --line-regexp --invert-match --only-matching --max-count --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --files-with-matches --count --with-filename --no-filename --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --all --recursive --extended-regexp --perl-regexp --include --exclude --exclude-dir --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-e -F -i -S -w -x -v -o -m -U -g -t -T -L -l -c -H -n -N -A -B -C -0 -r -E -P -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --line-regexp --invert-match --only-matching --max-count --multiline --glob --type --type-not --type-list --hidden --no-ignore --follow --mode --files-with-matches --count --with-filename --no-filename --line-number --no-line-number --after-context --before-context --context --max-columns --limit --offset --max-walk --heading --no-heading --null --all --recursive --extended-regexp --perl-regexp --include --exclude --exclude-dir --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -574,7 +574,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__guide)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,7 +916,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__man)
-            opts="-h -V --session --state-dir --root --read-only --strict --lock-timeout --json --text --color --help --version"
+            opts="-h -V --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --json --text --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,7 +950,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__mcp)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -984,7 +984,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__read)
-            opts="-h -V --offset --limit --max-bytes --max-line-chars --pages --inline-image --encoding --hidden --no-ignore --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --offset --limit --max-bytes --max-line-chars --pages --inline-image --encoding --hidden --no-ignore --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1042,7 +1042,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__rm)
-            opts="-h -V --expect-sha256 --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --expect-sha256 --dry-run --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1080,7 +1080,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__schema)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version read write edit apply undo rm glob grep transfer state version error progress"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version read write edit apply undo rm glob grep transfer state version error progress"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1114,7 +1114,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__state)
-            opts="-h -V --all-sessions --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version show forget clear help"
+            opts="-h -V --all-sessions --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version show forget clear help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1148,7 +1148,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__state__subcmd__clear)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1182,7 +1182,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__state__subcmd__forget)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1286,7 +1286,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__state__subcmd__show)
-            opts="-h -V --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1320,7 +1320,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__tools)
-            opts="-h -V --format --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --format --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1358,7 +1358,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__transfer)
-            opts="-h -V --move --replace-sha256 --expect-sha256 --no-parents --parents --progress --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --move --replace-sha256 --expect-sha256 --no-parents --parents --progress --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1404,7 +1404,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__undo)
-            opts="-h -V --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --dry-run --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,7 +1438,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__write)
-            opts="-h -V --content --from --stdin --allow-empty --allow-placeholder --create-only --expect-sha256 --no-parents --parents --dry-run --json --text --session --state-dir --root --read-only --strict --lock-timeout --color --help --version"
+            opts="-h -V --content --from --stdin --allow-empty --allow-placeholder --create-only --expect-sha256 --no-parents --parents --dry-run --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

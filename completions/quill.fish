@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_quill_global_optspecs
-    string join \n json text session= state-dir= root= read-only strict lock-timeout= color= h/help V/version
+    string join \n json text session= state-dir= root= read-only strict merge no-keep-reads lock-timeout= color= h/help V/version
 end
 
 function __fish_quill_needs_command
@@ -35,6 +35,8 @@ complete -c quill -n "__fish_quill_needs_command" -l json -d 'Print exactly one 
 complete -c quill -n "__fish_quill_needs_command" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_needs_command" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_needs_command" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_needs_command" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_needs_command" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_needs_command" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_needs_command" -f -a "read" -d 'Show a page of a file with line numbers and record a baseline'
@@ -75,6 +77,8 @@ complete -c quill -n "__fish_quill_using_subcommand read" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand read" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand read" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand read" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand read" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand read" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand read" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand read" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand write" -l content -d 'The new content' -r
@@ -98,6 +102,8 @@ complete -c quill -n "__fish_quill_using_subcommand write" -l json -d 'Print exa
 complete -c quill -n "__fish_quill_using_subcommand write" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand write" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand write" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand write" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand write" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand write" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand write" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l old -d 'The exact text to replace' -r
@@ -127,6 +133,8 @@ complete -c quill -n "__fish_quill_using_subcommand edit" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand edit" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand edit" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand edit" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand edit" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand edit" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l limit -d 'Most entries to return, 0 = all [default: 100, or $QUILL_LIMIT]' -r
@@ -152,6 +160,8 @@ complete -c quill -n "__fish_quill_using_subcommand glob" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand glob" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand glob" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand glob" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand glob" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand glob" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s e -l regexp -d 'A pattern (repeatable; lines matching any are found); then every positional is a PATH' -r
@@ -668,6 +678,8 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand grep" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand grep" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l replace-sha256 -d 'Replace an existing destination only if it has this SHA-256' -r
@@ -689,6 +701,8 @@ complete -c quill -n "__fish_quill_using_subcommand transfer" -l json -d 'Print 
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand apply" -s p -l strip -d 'Remove N leading components from the unified diff\'s paths (git\'s a/ and b/ are one)' -r
@@ -710,6 +724,8 @@ complete -c quill -n "__fish_quill_using_subcommand apply" -l json -d 'Print exa
 complete -c quill -n "__fish_quill_using_subcommand apply" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand apply" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand apply" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand apply" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand apply" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand undo" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -724,6 +740,8 @@ complete -c quill -n "__fish_quill_using_subcommand undo" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand undo" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand undo" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand undo" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand undo" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand undo" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand undo" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand rm" -l expect-sha256 -d 'Delete only this version (stands in for a read baseline)' -r
@@ -739,6 +757,8 @@ complete -c quill -n "__fish_quill_using_subcommand rm" -l json -d 'Print exactl
 complete -c quill -n "__fish_quill_using_subcommand rm" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand rm" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand rm" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand rm" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand rm" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand rm" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -753,6 +773,8 @@ complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_s
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand state; and not __fish_seen_subcommand_from show forget clear help" -f -a "show" -d 'List the session\'s baselines'
@@ -770,6 +792,8 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -783,6 +807,8 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from forget" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -796,6 +822,8 @@ complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subco
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "show" -d 'List the session\'s baselines'
@@ -816,6 +844,8 @@ complete -c quill -n "__fish_quill_using_subcommand tools" -l json -d 'Print exa
 complete -c quill -n "__fish_quill_using_subcommand tools" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand tools" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand tools" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand tools" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c quill -n "__fish_quill_using_subcommand tools" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand call" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -829,6 +859,8 @@ complete -c quill -n "__fish_quill_using_subcommand call" -l json -d 'Print exac
 complete -c quill -n "__fish_quill_using_subcommand call" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand call" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand call" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand call" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand call" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand call" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand call" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand mcp" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -842,6 +874,8 @@ complete -c quill -n "__fish_quill_using_subcommand mcp" -l json -d 'Print exact
 complete -c quill -n "__fish_quill_using_subcommand mcp" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand mcp" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand mcp" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand mcp" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand mcp" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand guide" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -855,6 +889,8 @@ complete -c quill -n "__fish_quill_using_subcommand guide" -l json -d 'Print exa
 complete -c quill -n "__fish_quill_using_subcommand guide" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand guide" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand guide" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand guide" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand guide" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand guide" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand completions" -l session -d 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]' -r
@@ -866,6 +902,8 @@ always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand completions" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand completions" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand completions" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand completions" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand completions" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand completions" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand completions" -s h -l help -d 'Print help'
@@ -879,6 +917,8 @@ always\t''
 never\t''"
 complete -c quill -n "__fish_quill_using_subcommand man" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand man" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand man" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand man" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand man" -l json -d 'Print exactly one JSON object on stdout (also QUILL_FORMAT=json)'
 complete -c quill -n "__fish_quill_using_subcommand man" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand man" -s h -l help -d 'Print help'
@@ -894,6 +934,8 @@ complete -c quill -n "__fish_quill_using_subcommand schema" -l json -d 'Print ex
 complete -c quill -n "__fish_quill_using_subcommand schema" -l text -d 'Print text for people, even when QUILL_FORMAT=json'
 complete -c quill -n "__fish_quill_using_subcommand schema" -l read-only -d 'Refuse every change (read_only)'
 complete -c quill -n "__fish_quill_using_subcommand schema" -l strict -d 'Changes need a complete read (every line shown, none cut)'
+complete -c quill -n "__fish_quill_using_subcommand schema" -l merge -d 'edit and apply: when the file changed since the read and the change leaves the edit\'s lines alone, apply the edit to the current file and show the change in a warning (also QUILL_MERGE)'
+complete -c quill -n "__fish_quill_using_subcommand schema" -l no-keep-reads -d 'Keep no copy of what is read, so a stale answer cannot show the change since the read (also QUILL_KEEP_READS=0)'
 complete -c quill -n "__fish_quill_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c quill -n "__fish_quill_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep transfer apply undo rm state tools call mcp guide completions man schema help" -f -a "read" -d 'Show a page of a file with line numbers and record a baseline'

@@ -618,6 +618,8 @@ fn settings(cli: &Cli, origin: Origin) -> Result<Settings> {
         root,
         read_only: g.read_only,
         strict: g.strict,
+        merge: g.merge,
+        keep_reads: !g.no_keep_reads && !env_off("QUILL_KEEP_READS"),
         lock_timeout,
         output: OutputConfig {
             format,
@@ -634,6 +636,16 @@ fn settings(cli: &Cli, origin: Origin) -> Result<Settings> {
         origin,
     })
 }
+/// Whether the environment variable `name` turns a switch off (`0`, `false`, `no`, `off`).
+fn env_off(name: &str) -> bool {
+    env::var(name).is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off"
+        )
+    })
+}
+
 /// Whether to color a stream, decided as anstream's `AutoStream::choice` does, with one
 /// difference (`TERM=dumb` always wins in `auto`). In order, the first that applies:
 ///

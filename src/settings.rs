@@ -22,6 +22,10 @@ pub(crate) struct Settings {
     pub root: Option<Root>,
     pub read_only: bool,
     pub strict: bool,
+    /// `--merge`: an edit lands over an outside change that leaves its lines alone.
+    pub merge: bool,
+    /// Versions read are kept, so a `stale` answer can show the change since (`state::kept`).
+    pub keep_reads: bool,
     pub lock_timeout: Duration,
     pub cwd: PathBuf,
     /// How results are printed (format, color, the directory paths are shown relative to).
@@ -103,6 +107,7 @@ impl Settings {
     pub(crate) fn store(&self) -> Store<'_> {
         Store::open(&self.state_dir, self.lock_timeout, &self.warnings)
             .with_cache(&self.state_cache)
+            .keeping(self.keep_reads)
     }
 }
 
@@ -117,6 +122,8 @@ pub(crate) fn for_tests(dir: &Path, root: bool) -> Settings {
         root: root.then(|| Root::new(dir).unwrap()),
         read_only: false,
         strict: false,
+        merge: false,
+        keep_reads: true,
         lock_timeout: Duration::from_secs(1),
         cwd: dir.to_path_buf(),
         output: OutputConfig {

@@ -55,6 +55,11 @@ pub enum WarningKind {
     /// shows them left out, or escapes read as the characters they stand for). Check the diff;
     /// send the file's text as it is next time.
     EditRewritten,
+    /// `edit` or `apply` with `--merge`: the file had changed since the session's read (or its
+    /// own last change), away from the lines the call changes, and the call was applied to the
+    /// current file. The message carries that change as a diff (also `outsideChange`): it now
+    /// counts as seen.
+    Merged,
     /// `read`: the file is not UTF-8 and was decoded from the encoding that the `encoding`
     /// field names (detected, not asked for). Pass `--encoding NAME` if that is wrong; edits
     /// write the file back in that encoding.

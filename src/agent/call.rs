@@ -121,6 +121,12 @@ fn globals(g: &GlobalArgs) -> Vec<OsString> {
     if g.strict {
         out.push("--strict".into());
     }
+    if g.merge {
+        out.push("--merge".into());
+    }
+    if g.no_keep_reads {
+        out.push("--no-keep-reads".into());
+    }
     out
 }
 

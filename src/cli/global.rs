@@ -38,6 +38,17 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, env = "QUILL_STRICT", value_parser = clap::builder::FalseyValueParser::new())]
     pub strict: bool,
 
+    /// edit and apply: when the file changed since the read and the change leaves the edit's
+    /// lines alone, apply the edit to the current file and show the change in a warning (also
+    /// QUILL_MERGE).
+    #[arg(long, global = true, env = "QUILL_MERGE", value_parser = clap::builder::FalseyValueParser::new())]
+    pub merge: bool,
+
+    /// Keep no copy of what is read, so a stale answer cannot show the change since the read
+    /// (also QUILL_KEEP_READS=0).
+    #[arg(long, global = true)]
+    pub no_keep_reads: bool,
+
     /// Seconds to wait for a lock before lock_timeout (also QUILL_LOCK_TIMEOUT) [default: 30].
     #[arg(long, global = true, value_name = "SECS")]
     pub lock_timeout: Option<f64>,

@@ -57,12 +57,14 @@ const fn non_empty(s: &'static str) -> Option<&'static str> {
 /// The global options that guard or locate file access. `completions` and `man` take them
 /// (global options go anywhere, and scripts set `QUILL_*` for every command) but they mean
 /// nothing there, so those two commands' help, man pages and completions leave them out.
-pub(crate) const GUARD_OPTIONS: [&str; 6] = [
+pub(crate) const GUARD_OPTIONS: [&str; 8] = [
     "session",
     "state_dir",
     "root",
     "read_only",
     "strict",
+    "merge",
+    "no_keep_reads",
     "lock_timeout",
 ];
 

@@ -61,6 +61,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
     let m = Mutation::begin(s, resolved, "rm", dry_run)?;
     let rule = Rule::Baseline {
         expect: expect_sha256.as_deref(),
+        edit: false,
     };
     let Some(cur) = m.load(MAX_SESSION_BYTES, None)? else {
         // Gone: `stale` when the session knew it (someone deleted it since), else not_found.

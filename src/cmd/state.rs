@@ -7,8 +7,9 @@ use crate::cli::{StateAction, StateArgs};
 use crate::error::{Error, Result};
 use crate::fs::paths;
 use crate::report::Report;
-use crate::report::state::{SessionSummary, StateFile, StateReport};
+use crate::report::state::{KeptSummary, SessionSummary, StateFile, StateReport};
 use crate::settings::Settings;
+use crate::state::{Kept, kept};
 use crate::time::rfc3339;
 
 /// A checked `quill state`.
@@ -57,6 +58,7 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
         forgotten: None,
         cleared: None,
         message: None,
+        kept: None,
     };
     match req {
         StateRequest::Sessions => {
@@ -116,6 +118,15 @@ pub(crate) fn run(s: &Settings, req: StateRequest) -> Result<Report> {
             report.cleared = Some(cleared);
             report.message = Some(format!("cleared session '{}'", s.session));
         }
+    }
+    if matches!(report.action, "show" | "sessions") {
+        let (bytes, versions) = Kept::total(&s.state_dir);
+        report.kept = Some(KeptSummary {
+            versions,
+            bytes,
+            budget: kept::BUDGET,
+            on: s.keep_reads,
+        });
     }
     Ok(Report::State(report))
 }

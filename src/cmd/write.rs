@@ -105,7 +105,7 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         return Err(Error::CreateConflict { path: target });
     }
     let expect = expect_sha256.as_deref();
-    m.judge(cur.as_ref(), Rule::Baseline { expect })?;
+    m.judge(cur.as_ref(), Rule::Baseline { expect, edit: false })?;
     if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)
         && !allow_empty
     {
@@ -120,6 +120,9 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         edit: None,
     };
     m.land(cur.as_ref(), staged, &sha256, record)?;
+    if let Some(new) = kept.as_deref() {
+        m.keep(&sha256, new);
+    }
     let shown = Shown {
         new: kept.as_deref(),
         bytes: total,

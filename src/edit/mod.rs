@@ -6,6 +6,7 @@
 
 pub(crate) mod lines;
 pub(crate) mod miss;
+pub(crate) mod outside;
 pub mod patch;
 pub mod plan;
 pub(crate) mod repair;

@@ -94,6 +94,11 @@ fn guard_hint(e: &Error) -> Option<String> {
             shell_quote(path)
         ),
         Error::Stale {
+            change: Some(change),
+            path,
+            ..
+        } => change_hint(path, change),
+        Error::Stale {
             path,
             deleted,
             reread,
@@ -115,6 +120,31 @@ fn guard_hint(e: &Error) -> Option<String> {
         // Routed here by `Error::hint`: any other kind has no hint of this group.
         _ => return None,
     })
+}
+
+/// `stale` that shows the change since the version the session knows: send the call again,
+/// redo it where the change met it, or read the file whole.
+fn change_hint(path: &Path, change: &crate::report::OutsideChange) -> String {
+    let path = shell_quote(path);
+    match (&change.overlap, &change.lines_now, change.resend) {
+        (Some(o), _, _) => format!(
+            "the change meets the lines this call changes (lines {}-{} now): redo the call against the current text shown above (it counts as seen), or `quill read {path} --offset {} --limit {}` first",
+            o.start_line,
+            o.end_line,
+            o.start_line.saturating_sub(READ_AROUND).max(1),
+            o.end_line - o.start_line + 1 + 2 * READ_AROUND,
+        ),
+        (None, Some(l), true) => format!(
+            "the change above now counts as seen: send the same call again and its lines move with the change (they are lines {}-{} now), or give the current numbers; --merge lands such edits in one call; `quill read {path}` shows the whole file",
+            l.start_line, l.end_line
+        ),
+        (None, None, true) => format!(
+            "the change above now counts as seen: send the same call again to apply it to the current file (old must still match, once); --merge lands such edits in one call; `quill read {path}` shows the whole file"
+        ),
+        (None, _, false) => format!(
+            "a whole-file change needs the current content: `quill read {path}`, then redo the change with the change above kept"
+        ),
+    }
 }
 
 /// `stale`: create a deleted file anew, re-read around a line-addressed edit, or read again.

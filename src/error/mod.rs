@@ -121,7 +121,7 @@ pub enum Error {
     /// Exit 3. The file changed since this session read it (its SHA-256 differs from the baseline),
     /// or it no longer exists. Read it again, then redo the change against what it holds now.
     /// Nothing was written.
-    #[error("{}", stale_message(path, session, *reread))]
+    #[error("{}", stale_message(path, session, *reread, change.as_deref()))]
     Stale {
         #[serde(flatten, serialize_with = "names::path")]
         #[schemars(schema_with = "crate::text::names::one::path")]
@@ -137,6 +137,10 @@ pub enum Error {
         /// names.
         #[serde(skip)]
         reread: Option<(usize, usize)>,
+        /// What changed since the version the session knows, when quill kept that version
+        /// (docs/model.md#a-living-tree); absent when it did not (then read the file again).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        change: Option<Box<crate::report::OutsideChange>>,
     },
     /// Exit 3. The file exists, but the call may only create it (`--create-only`, `edit --old ''`,
     /// or another process created it first). Read it and edit it instead. Nothing was clobbered.
@@ -456,8 +460,21 @@ pub struct UsageDetail {
 
 /// `stale`'s message: the file changed, or — a line-addressed edit — the session's own change
 /// is the version at hand, which the caller's line numbers do not describe.
-fn stale_message(path: &Path, session: &str, reread: Option<(usize, usize)>) -> String {
+fn stale_message(
+    path: &Path,
+    session: &str,
+    reread: Option<(usize, usize)>,
+    change: Option<&crate::report::OutsideChange>,
+) -> String {
     match reread {
+        None if change.is_some_and(|c| c.since == "write") => format!(
+            "{} changed since session '{session}' last changed it",
+            path.display()
+        ),
+        None if change.is_some_and(|c| c.overlap.is_some()) => format!(
+            "{} changed since session '{session}' read it, in the lines this call changes; nothing was written",
+            path.display()
+        ),
         None => format!(
             "{} changed since session '{session}' read it",
             path.display()
@@ -618,6 +635,7 @@ pub(crate) mod tests {
                 session: s(),
                 deleted: false,
                 reread: None,
+                change: None,
             },
             Error::CreateConflict { path: p() },
             Error::DestinationExists { path: p() },
@@ -834,6 +852,7 @@ pub(crate) mod tests {
             session: "s".into(),
             deleted: true,
             reread: None,
+            change: None,
         };
         assert!(
             deleted
@@ -846,6 +865,7 @@ pub(crate) mod tests {
             session: "s".into(),
             deleted: false,
             reread: None,
+            change: None,
         };
         assert!(changed.hint().unwrap().contains("quill read /w/gone.txt"));
         // A line-addressed edit of the session's own version: a read around its lines.
@@ -854,6 +874,7 @@ pub(crate) mod tests {
             session: "s".into(),
             deleted: false,
             reread: Some((first, last)),
+            change: None,
         };
         assert!(
             renumbered(12, 14)

@@ -46,6 +46,10 @@ pub struct PatchProblem {
     /// `edit_ambiguous`: their 1-based first lines (at most 20).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<usize>>,
+    /// `stale`: what changed since the version the session knows, when quill kept it (as a
+    /// `stale` error's `change`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<Box<crate::report::OutsideChange>>,
 }
 
 impl PatchProblem {
@@ -63,7 +67,11 @@ impl PatchProblem {
             difference: None,
             count: None,
             lines: None,
+            change: None,
         };
+        if let Error::Stale { change, .. } = e {
+            p.change = change.clone();
+        }
         if let Error::EditNoMatch {
             reason,
             window,

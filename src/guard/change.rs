@@ -135,6 +135,7 @@ pub(crate) fn report(s: &Settings, o: Change) -> MutationReport {
         matched_fuzzily: None,
         spans: None,
         replaced: None,
+        outside_change: None,
         encoding: None,
         deleted: o.deleted.is_some(),
         typed: AsTyped::one(target, &o.resolved.typed),

@@ -312,6 +312,7 @@ fn delete(m: &Member) -> Result<()> {
             session: String::new(),
             deleted: false,
             reread: None,
+            change: None,
         });
     }
     m.parent.remove_target()

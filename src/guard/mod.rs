@@ -33,7 +33,7 @@ use crate::warnings::{Warning, WarningKind};
 
 pub(crate) use change::{Change, DIFF_INPUT_MAX, View};
 pub(crate) use current::{Current, current, parent, parent_to_publish};
-pub(crate) use fresh::{Gone, Judged, Rule, stale};
+pub(crate) use fresh::{Gone, Judged, Rule, Since, stale};
 use parent::Parent;
 use publish::Staged;
 
@@ -119,7 +119,7 @@ impl<'s> Mutation<'s> {
 
     /// Whether the session may change the file, which holds `cur` (`fresh::judge`).
     pub(crate) fn judge(&self, cur: Option<&Current>, rule: Rule) -> Result<Judged> {
-        fresh::judge(self.s, None, self.target(), cur, rule)
+        fresh::judge(self.s, None, self.target(), cur, rule, self.dry_run)
     }
 
     /// `judge` against the session the caller loaded.
@@ -129,7 +129,7 @@ impl<'s> Mutation<'s> {
         cur: Option<&Current>,
         rule: Rule,
     ) -> Result<Judged> {
-        fresh::judge(self.s, Some(session), self.target(), cur, rule)
+        fresh::judge(self.s, Some(session), self.target(), cur, rule, self.dry_run)
     }
 
     /// The directory to publish in: made now when it is missing (one `mkdirat` at a time
@@ -176,7 +176,9 @@ impl<'s> Mutation<'s> {
         record: Record,
     ) -> Result<()> {
         if self.dry_run || cur.is_some_and(|c| c.sha256 == sha256) {
-            return self.land(cur, None, sha256, record);
+            self.land(cur, None, sha256, record)?;
+            self.keep(sha256, new);
+            return Ok(());
         }
         self.make_parents(false)?;
         let mut staged = self.stage()?;
@@ -186,7 +188,18 @@ impl<'s> Mutation<'s> {
             }
             staged.write_all(new)?;
         }
-        self.land(cur, staged, sha256, record)
+        self.land(cur, staged, sha256, record)?;
+        self.keep(sha256, new);
+        Ok(())
+    }
+
+    /// Keep the new content `bytes` (of hash `sha256`), now the session's baseline, so that
+    /// a later `stale` can show what changed since (`state::kept`). Nothing in a dry run.
+    pub(crate) fn keep(&self, sha256: &str, bytes: &[u8]) {
+        if !self.dry_run {
+            let store = self.s.store();
+            store.session(&self.s.session).kept().keep(sha256, bytes);
+        }
     }
 
     /// Publish `staged` — the new content, of hash `sha256` — in place of `cur` (None: as a

@@ -311,6 +311,22 @@ pub(crate) fn human_duration(d: Duration) -> String {
 }
 
 fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<()> {
+    state_lines(w, cfg, r)?;
+    if let Some(k) = &r.kept {
+        writeln!(
+            w,
+            "kept reads: {} versions, {} of {}{}",
+            k.versions,
+            human_bytes(k.bytes),
+            human_bytes(k.budget),
+            if k.on { "" } else { " (keeping is off)" }
+        )?;
+    }
+    Ok(())
+}
+
+/// The sessions, the baselines, or what `forget`/`clear` did: one line each.
+fn state_lines(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<()> {
     if let Some(sessions) = &r.sessions {
         for s in sessions {
             writeln!(
@@ -391,13 +407,44 @@ pub(crate) fn render_error(e: &mut dyn Write, err: &Error, p: &Palette) {
                     let _ = writeln!(e, "{}{n:>8}{}\t{line}", p.dim, p.reset);
                 }
             }
+            if let Some(change) = &pr.change {
+                render_change(e, change, "    ");
+            }
             if let Some(h) = &pr.hint {
                 let _ = writeln!(e, "{}    fix: {h}{}", p.dim, p.reset);
             }
         }
     }
+    if let Error::Stale {
+        change: Some(change),
+        ..
+    } = err
+    {
+        render_change(e, change, "  ");
+    }
     if let Some(hint) = err.hint() {
         let _ = writeln!(e, "{}  hint: {hint}{}", p.dim, p.reset);
+    }
+}
+
+/// A `stale` answer's change since the version the session knows: a line, then the diff.
+fn render_change(e: &mut dyn Write, change: &crate::report::OutsideChange, indent: &str) {
+    {
+        let _ = writeln!(
+            e,
+            "{indent}the change since the session's {} (+{} -{} lines{}):",
+            match change.since {
+                "write" => "own last change",
+                "shown" => "last look",
+                _ => "read",
+            },
+            change.added,
+            change.removed,
+            if change.diff_truncated { ", cut" } else { "" }
+        );
+        for line in change.diff.lines() {
+            let _ = writeln!(e, "{indent}{line}");
+        }
     }
 }
 

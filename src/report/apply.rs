@@ -91,6 +91,11 @@ pub(crate) struct ApplyFile {
     pub spans: Vec<LineSpan>,
     /// One of its hunks was located through a fuzzy match.
     pub matched_fuzzily: bool,
+    /// `--merge`: the change made since the session's read of this file (or its own last
+    /// change), away from the lines the patch changes, which the patch landed over (also in
+    /// the warning `merged`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_change: Option<Box<super::OutsideChange>>,
     /// Text output: the path as typed.
     #[serde(skip)]
     pub typed: AsTyped,

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::error::exit;
 
 pub(crate) use apply::ApplyReport;
-pub(crate) use mutation::{LineSpan, MutationReport};
+pub(crate) use mutation::{LineSpan, MutationReport, OutsideChange};
 pub(crate) use read::{ListingEntry, ListingReport, ReadReport};
 pub(crate) use search::{GlobReport, GrepBody, GrepReport, SearchResult};
 pub(crate) use state::StateReport;

@@ -69,6 +69,11 @@ pub(crate) struct MutationReport {
     /// `old` and `new`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced: Option<String>,
+    /// edit `--merge`: the file had changed since the session's read (or its own last change),
+    /// outside the lines this edit changes; the edit was applied to the current file, and
+    /// this is that outside change (also in the warning `merged`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_change: Option<Box<OutsideChange>>,
     /// edit: the encoding the file was written in, when it is not UTF-8 (`utf-16le`,
     /// `windows-1251`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,10 +86,42 @@ pub(crate) struct MutationReport {
     pub typed: AsTyped,
 }
 
-/// A 1-based inclusive line span.
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+/// What changed in a file since the version a session knows (docs/model.md#a-living-tree): in
+/// a `stale` answer (`error.change`) and in an edit `--merge` landed over it
+/// (`outsideChange`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct LineSpan {
+pub struct OutsideChange {
+    /// The version the diff starts from: `read` (the session's read), `write` (its own last
+    /// change of the file), `shown` (the version an earlier `stale` answer showed).
+    pub since: &'static str,
+    /// Bare unified hunks from that version to the file as it is now, as a mutation's `diff`
+    /// (at most 200 lines; UTF-16 and legacy encodings shown decoded).
+    pub diff: String,
+    /// Lines only in the current file.
+    pub added: usize,
+    /// Lines only in the version the session knows.
+    pub removed: usize,
+    /// `diff` was cut at 200 lines.
+    pub diff_truncated: bool,
+    /// The change now counts as seen by the session for edits: the same `edit` or `apply` sent
+    /// again is judged against the current file (its `old` must still match, once), and a
+    /// line-addressed edit sent again has its lines moved with the change. False: read the file
+    /// first (a whole-file `write`, `rm`, `undo`; an edit whose lines the change touched).
+    pub resend: bool,
+    /// The lines of the current file where the change meets the lines the call changes (a
+    /// conflict: nothing was written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<LineSpan>,
+    /// A line-addressed edit: where the lines it numbered (in the version read) are now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines_now: Option<LineSpan>,
+}
+
+/// A 1-based inclusive line span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LineSpan {
     pub start_line: usize,
     pub end_line: usize,
 }

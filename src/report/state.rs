@@ -34,6 +34,24 @@ pub(crate) struct StateReport {
     /// forget, clear: what was done, in words (text output only).
     #[serde(skip)]
     pub message: Option<String>,
+    /// show, `--all-sessions`: the versions of files kept so that a `stale` answer can show
+    /// what changed since (docs/model.md#kept-reads), for the whole state directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<KeptSummary>,
+}
+
+/// The kept versions of a state directory.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct KeptSummary {
+    /// How many versions are kept, all sessions together.
+    pub versions: usize,
+    /// Their size in bytes.
+    pub bytes: u64,
+    /// The most bytes kept before the least recently kept go.
+    pub budget: u64,
+    /// Whether this run keeps versions (`--no-keep-reads`, `QUILL_KEEP_READS=0`: no).
+    pub on: bool,
 }
 
 /// One baseline of a session.

@@ -17,6 +17,7 @@
 pub(crate) mod checked;
 mod delta;
 pub mod history;
+pub mod kept;
 pub(crate) mod lock;
 pub mod session;
 
@@ -35,6 +36,7 @@ use crate::warnings::{WarningKind, Warnings};
 use lock::LockGuard;
 
 pub use history::History;
+pub use kept::Kept;
 pub use session::{
     Baseline, MAX_FILES, MAX_SESSIONS, Session, UndoStep, VERSION, now_ns, path_from_key, path_key,
 };
@@ -45,6 +47,8 @@ pub struct Store<'a> {
     lock_timeout: Duration,
     warnings: &'a Warnings,
     cache: Option<&'a Cache>,
+    /// Whether versions read are kept (`kept`).
+    keep: bool,
 }
 
 /// The session file this process last read or wrote, with what it held: a later update (or
@@ -103,7 +107,13 @@ impl<'a> Store<'a> {
             lock_timeout,
             warnings,
             cache: None,
+            keep: true,
         }
+    }
+
+    /// The store, keeping the versions read (`kept`) or not.
+    pub fn keeping(self, keep: bool) -> Store<'a> {
+        Store { keep, ..self }
     }
 
     /// The store, keeping the session file it last read or wrote in `cache` (a run's, so that
@@ -129,6 +139,7 @@ impl<'a> Store<'a> {
             file: sessions.join(format!("{id}.json")),
             lock_file: sessions.join(format!("{id}.lock")),
             history: self.dir.join("history").join(&id),
+            kept: self.dir.join("kept").join(&id),
         }
     }
 
@@ -145,6 +156,7 @@ impl<'a> Store<'a> {
         checked::ensure_dir(&self.dir.join("sessions"))?;
         checked::ensure_dir(&self.dir.join("locks"))?;
         checked::check_dir(&self.dir.join("history"))?;
+        checked::check_dir(&self.dir.join("kept"))?;
         Ok(())
     }
 
@@ -224,12 +236,18 @@ pub struct SessionFile<'s> {
     file: PathBuf,
     lock_file: PathBuf,
     history: PathBuf,
+    kept: PathBuf,
 }
 
 impl SessionFile<'_> {
     /// The session's undo blobs.
     pub fn history(&self) -> History<'_> {
         History::new(&self.history, self.store.warnings)
+    }
+
+    /// The versions of files the session knows, kept (`kept`).
+    pub fn kept(&self) -> Kept {
+        Kept::new(self.kept.clone(), self.store.keep)
     }
 
     /// A snapshot of the session, without taking the lock (the file is always whole).
@@ -325,6 +343,7 @@ impl SessionFile<'_> {
         let mut fresh = Session::empty(&self.name);
         let session = loaded.as_mut().map_or(&mut fresh, |l| &mut l.session);
         let out = f(session);
+        let dropped = session.unnamed(&session.changes.dropped);
         let line = delta::line(session);
         match (loaded, line) {
             (Some(mut l), Some(line)) if l.takes(&line) => {
@@ -362,6 +381,10 @@ impl SessionFile<'_> {
                 }
             }
         }
+        let kept = self.kept();
+        for sha in dropped {
+            kept.drop_version(&sha);
+        }
         Ok(out)
     }
 
@@ -379,6 +402,7 @@ impl SessionFile<'_> {
         }
         // Never through a `history/` that is a link to elsewhere (`ensure_dirs` checked it).
         let _ = fs::remove_dir_all(&self.history);
+        Kept::new(self.kept.clone(), true).clear();
         Ok(held)
     }
 
@@ -553,6 +577,7 @@ impl SessionFile<'_> {
             // this, checked `history/` is no link to elsewhere).
             if let Some(stem) = path.file_stem() {
                 let _ = fs::remove_dir_all(self.store.dir.join("history").join(stem));
+                Kept::new(self.store.dir.join("kept").join(stem), true).clear();
             }
         }
     }

@@ -48,6 +48,22 @@ pub struct Baseline {
     /// files) means read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
+    /// A newer version of the file whose change since this baseline a `stale` answer showed
+    /// the session as a diff: for edits, that version counts as seen (docs/model.md#a-living-
+    /// tree). A read or a change of the session's own replaces the baseline and clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<ShownVersion>,
+}
+
+/// A version of a file shown to a session as a diff, and the call that was answered with it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ShownVersion {
+    pub sha256: String,
+    /// The fingerprint of the line-addressed call answered, and the version whose line numbers
+    /// it used: the same call re-sent still numbers lines of that version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<(String, String)>,
 }
 
 impl Baseline {
@@ -66,6 +82,7 @@ impl Baseline {
             used: 0,
             edit: None,
             written: false,
+            shown: None,
         }
     }
 }
@@ -169,6 +186,9 @@ pub(super) struct Changes {
     pub history: BTreeMap<String, Option<Vec<UndoStep>>>,
     pub clock: u64,
     pub whole: bool,
+    /// The versions (SHA-256) that baselines named before they were replaced or removed: their
+    /// kept bytes go once no baseline names them (`state::kept`).
+    pub dropped: Vec<String>,
 }
 
 impl Session {
@@ -251,6 +271,34 @@ impl Session {
     }
 
     /// The baseline of `path`; an entry that does not parse counts as none (fail closed).
+    /// Record that a `stale` answer showed the session the change of `path` up to the version
+    /// `shown` (with the line-addressed call it answered): for edits, that version counts as
+    /// seen. Nothing when the session has no baseline of the file.
+    pub fn note_shown(&mut self, path: &Path, shown: ShownVersion) {
+        let Some(mut b) = self.baseline(path) else {
+            return;
+        };
+        if let Some(prior) = b.shown.replace(shown)
+            && Some(&prior.sha256) != b.shown.as_ref().map(|s| &s.sha256)
+        {
+            self.changes.dropped.push(prior.sha256);
+        }
+        let key = path_key(path);
+        if let Ok(raw) = serde_json::value::to_raw_value(&b) {
+            self.changes.files.insert(key.clone());
+            self.files.insert(key, raw);
+        }
+    }
+
+    /// The versions in `dropped` that no baseline names any more.
+    pub(super) fn unnamed(&self, dropped: &[String]) -> Vec<String> {
+        dropped
+            .iter()
+            .filter(|sha| !self.files.values().any(|raw| raw.get().contains(sha.as_str())))
+            .cloned()
+            .collect()
+    }
+
     pub fn baseline(&self, path: &Path) -> Option<Baseline> {
         let key = path_key(path);
         let raw = self.files.get(&key)?;
@@ -287,20 +335,12 @@ impl Session {
         self.clock = self.clock.saturating_add(1);
         baseline.used = self.clock;
         let key = path_key(&baseline.path);
-        if baseline.edit.is_none()
-            && let Some(prior) = self.files.get(&key)
-        {
-            #[derive(Deserialize)]
-            struct Prior {
-                sha256: String,
-                #[serde(default)]
-                edit: Option<String>,
+        if let Some(prior) = self.files.get(&key) {
+            let prior = Versions::of(prior);
+            if baseline.edit.is_none() && prior.sha256 == baseline.sha256 {
+                baseline.edit = prior.edit.clone();
             }
-            if let Ok(prior) = serde_json::from_str::<Prior>(prior.get())
-                && prior.sha256 == baseline.sha256
-            {
-                baseline.edit = prior.edit;
-            }
+            self.changes.dropped.extend(prior.named());
         }
         let Ok(raw) = serde_json::value::to_raw_value(&baseline) else {
             return;
@@ -328,7 +368,9 @@ impl Session {
             by_age.sort_unstable();
             let excess = self.files.len() - MAX_FILES;
             for (_, key) in by_age.into_iter().take(excess) {
-                self.files.remove(&key);
+                if let Some(raw) = self.files.remove(&key) {
+                    self.changes.dropped.extend(Versions::of(&raw).named());
+                }
                 self.changes.files.insert(key);
             }
         }
@@ -339,9 +381,12 @@ impl Session {
         if self.removing.remove(&key).is_some() {
             self.changes.whole = true;
         }
-        let had = self.files.remove(&key).is_some();
+        let had = self.files.remove(&key);
+        if let Some(raw) = &had {
+            self.changes.dropped.extend(Versions::of(raw).named());
+        }
         self.changes.files.insert(key);
-        had
+        had.is_some()
     }
 
     /// Mark `path` as being removed by an undo of its creation; `sha256` is what it holds.
@@ -383,6 +428,32 @@ impl Session {
             }
         }
         true
+    }
+}
+
+/// The versions one stored baseline names: its own and the one a diff showed.
+#[derive(Deserialize)]
+struct Versions {
+    sha256: String,
+    #[serde(default)]
+    edit: Option<String>,
+    #[serde(default)]
+    shown: Option<ShownVersion>,
+}
+
+impl Versions {
+    fn of(raw: &RawValue) -> Versions {
+        serde_json::from_str(raw.get()).unwrap_or(Versions {
+            sha256: String::new(),
+            edit: None,
+            shown: None,
+        })
+    }
+
+    fn named(self) -> impl Iterator<Item = String> {
+        std::iter::once(self.sha256)
+            .chain(self.shown.map(|s| s.sha256))
+            .filter(|s| !s.is_empty())
     }
 }
 
@@ -436,6 +507,7 @@ mod tests {
             used: 0,
             edit: None,
             written: false,
+            shown: None,
         }
     }
 

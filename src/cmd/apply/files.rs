@@ -12,6 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::edit::miss::MissFix;
+use crate::edit::outside;
 use crate::edit::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
 use crate::error::{Error, PatchProblem};
 use crate::fs::paths::{self, Resolved};
@@ -19,6 +20,7 @@ use crate::fs::probe::sha256_bytes;
 use crate::guard::fresh::{self, Rule};
 use crate::guard::parent::Parent;
 use crate::guard::{self, Current, Gone};
+use crate::report::OutsideChange;
 use crate::settings::Settings;
 use crate::state::session::Session;
 use crate::text::encoding::Encoding;
@@ -40,6 +42,8 @@ pub(crate) struct Options<'a> {
     pub fingerprint: String,
     /// The patch's format, for hints that name its sections.
     pub format: patch::Format,
+    /// `--check` or `--dry-run`: a `stale` answer records nothing.
+    pub dry_run: bool,
 }
 
 /// What a section does to its file.
@@ -88,6 +92,9 @@ pub(crate) struct Planned {
     pub hunks: usize,
     pub spans: Vec<LineSpan>,
     pub matched_fuzzily: bool,
+    /// `--merge`: the change made outside since the version the session knows, which the
+    /// hunks landed over (`outsideChange`, warning `merged`).
+    pub outside: Option<Box<OutsideChange>>,
 }
 
 type Problems = Vec<PatchProblem>;
@@ -161,8 +168,8 @@ fn existing(
     let Some(cur) = cur else {
         return Err(missing(s, opts.session, fp, r, expect));
     };
-    let complete = check_existing(s, fp, r, &cur, expect, opts)?;
-    Ok((parent, cur, complete))
+    let judged = check_existing(s, fp, r, &cur, expect, opts, false)?;
+    Ok((parent, cur, judged.complete))
 }
 
 /// The existing file must be fresh, and text quill can patch byte for byte.
@@ -173,7 +180,8 @@ fn check_existing(
     cur: &Current,
     expect: Option<&str>,
     opts: &Options,
-) -> Result<bool, Problems> {
+    edit: bool,
+) -> Result<fresh::Judged, Problems> {
     let one = |e: Error| vec![PatchProblem::of(&r.target, fp.line, &e)];
     let bytes = cur.bytes.as_deref().unwrap_or(&[]);
     match sniff::sniff(&bytes[..bytes.len().min(sniff::SNIFF_LEN)]) {
@@ -211,10 +219,8 @@ fn check_existing(
             }));
         }
     }
-    let rule = Rule::Baseline { expect };
-    fresh::judge(s, opts.session, &r.target, Some(cur), rule)
-        .map(|judged| judged.complete)
-        .map_err(one)
+    let rule = Rule::Baseline { expect, edit };
+    fresh::judge(s, opts.session, &r.target, Some(cur), rule, opts.dry_run).map_err(one)
 }
 
 /// A deleted or moved file is the file itself, never a link to it.
@@ -244,7 +250,14 @@ fn modify<'e>(
     expect: impl Fn(&Resolved) -> Option<&'e str>,
     opts: &Options,
 ) -> Result<Planned, Problems> {
-    let (parent, cur, complete) = existing(s, fp, &r, expect(&r), opts)?;
+    // Hunks change some lines: a change shown counts as seen, and --merge may land them
+    // over a change elsewhere in the file.
+    let (parent, cur) = load(s, fp, &r, opts)?;
+    let Some(cur) = cur else {
+        return Err(missing(s, opts.session, fp, &r, expect(&r)));
+    };
+    let judged = check_existing(s, fp, &r, &cur, expect(&r), opts, true)?;
+    let complete = judged.complete;
     let last_was_this_patch = expect(&r).is_none()
         && opts
             .session
@@ -255,6 +268,10 @@ fn modify<'e>(
     }
     let body = cur.bytes.as_deref().unwrap_or(&[]);
     let applied = hunks(fp, &r.target, body, opts, true)?;
+    let outside = match judged.since.as_ref().filter(|since| since.merge) {
+        Some(since) => Some(merged(s, fp, &r.target, &cur, since, &applied, opts)?),
+        None => None,
+    };
     let sha256 = sha256_bytes(&applied.new_body);
     // git's `new mode`: the execute bits follow it (the rest stays the file's).
     let mode = fp.new_mode.map(|m| {
@@ -278,6 +295,35 @@ fn modify<'e>(
         matched_fuzzily: applied.matched_fuzzily,
         new_bytes: applied.new_body,
         target: r,
+        outside,
+    })
+}
+
+/// `--merge`: the hunks go ahead over the change made since the version the session knows
+/// only when that change leaves alone the lines they change —
+/// else `stale` (the change shown, the conflict named). The change, for the report.
+fn merged(
+    s: &Settings,
+    fp: &FilePatch,
+    target: &Path,
+    cur: &Current,
+    since: &fresh::Since,
+    applied: &patch::Applied,
+    opts: &Options,
+) -> Result<Box<OutsideChange>, Problems> {
+    let body = cur.bytes.as_deref().unwrap_or(&[]);
+    // The lines the hunks change, in the current file (their context lines matched it as
+    // they are, so the change cannot have touched those).
+    let regions = outside::changed_regions(body, &applied.new_body);
+    let change = outside::between(&since.known, body);
+    if let Some(hit) = change.meets(&regions) {
+        let e = fresh::conflict(s, target, cur, since, hit, opts.dry_run);
+        return Err(vec![PatchProblem::of(target, fp.line, &e)]);
+    }
+    let shown = fresh::outside_change(target, &since.known, body, since.from);
+    shown.map(Box::new).ok_or_else(|| {
+        let e = guard::stale(s, target, Gone::No);
+        vec![PatchProblem::of(target, fp.line, &e)]
     })
 }
 
@@ -331,6 +377,7 @@ fn create<'e>(
         matched_fuzzily: false,
         new_bytes: content,
         target: r,
+        outside: None,
     })
 }
 
@@ -379,6 +426,7 @@ fn delete<'e>(
         matched_fuzzily: false,
         new_bytes: Vec::new(),
         target: r,
+        outside: None,
     })
 }
 
@@ -427,6 +475,7 @@ fn moved<'e>(
         matched_fuzzily: applied.matched_fuzzily,
         new_bytes: applied.new_body,
         target: new,
+        outside: None,
     })
 }
 
@@ -439,7 +488,7 @@ fn missing(
     r: &Resolved,
     expect: Option<&str>,
 ) -> Problems {
-    let e = match fresh::judge(s, session, &r.target, None, Rule::Baseline { expect }) {
+    let e = match fresh::judge(s, session, &r.target, None, Rule::Baseline { expect, edit: false }, true) {
         Err(e) => e,
         Ok(_) => paths::not_found(&r.target),
     };
@@ -472,12 +521,12 @@ fn destination(
     match &cur {
         None if r.exists => return Err(vec![exists(fp, &r.target, onto, opts.format)]),
         None => {
-            fresh::judge(s, opts.session, &r.target, None, Rule::Baseline { expect })
+            fresh::judge(s, opts.session, &r.target, None, Rule::Baseline { expect, edit: false }, opts.dry_run)
                 .map_err(one)?;
         }
         Some(c) => {
-            let rule = Rule::Baseline { expect };
-            let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule);
+            let rule = Rule::Baseline { expect, edit: false };
+            let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule, opts.dry_run);
             let last_was_this_patch = expect.is_none()
                 && opts
                     .session

@@ -94,6 +94,7 @@ impl ApplyArgs {
                 unidiff_zero: self.unidiff_zero,
                 fingerprint,
                 format,
+                dry_run: self.check || self.dry_run,
             },
             check: self.check,
             dry_run: self.dry_run,
@@ -370,6 +371,11 @@ fn record(
     if let Some(first) = planned.first() {
         guard::committed_anyway(s, &first.target.target, updated);
     }
+    // What each file holds now, kept so that a later `stale` can show the change since.
+    let kept = file.kept();
+    for p in planned.iter().filter(|p| p.action != FileAction::Deleted) {
+        kept.keep(&p.sha256, &p.new_bytes);
+    }
 }
 
 pub(crate) fn report(
@@ -473,9 +479,16 @@ pub(crate) fn report(
                 })
                 .collect(),
             matched_fuzzily: p.matched_fuzzily,
+            outside_change: p.outside.clone(),
             typed: AsTyped::one(&p.target.target, &p.target.typed),
             diff: own_diff,
         });
+        if let Some(change) = &p.outside {
+            s.warn(
+                crate::warnings::WarningKind::Merged,
+                guard::fresh::merged_message(&p.target.target, change),
+            );
+        }
     }
     ApplyReport {
         op: "apply",

@@ -24,16 +24,16 @@ use crate::cli::EditArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::{parse_sha256, sha256_bytes};
-use crate::guard::{self, Mutation, Record, Rule, Shown, View};
+use crate::guard::{self, Mutation, Record, Rule, Shown, Since, View, fresh};
 use crate::input::Input;
-use crate::report::{LineSpan, Report};
+use crate::report::{LineSpan, OutsideChange, Report};
 use crate::settings::Settings;
 use crate::text::encoding::{self, EncodeError, Encoding, legacy};
 use crate::text::placeholder;
 use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
 
-use crate::edit::lines;
+use crate::edit::{lines, outside};
 use crate::edit::plan::{self, Edit, PlanError, PlanOptions};
 use given::{Slot, Undecoded};
 
@@ -137,13 +137,17 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let cur = m.load(max_file_bytes, Some(max_file_bytes))?;
     let old_bytes = cur.as_ref().and_then(|c| c.bytes.as_deref()).unwrap_or(&[]);
     let expect = expect_sha256.as_deref();
-    let rule = match &at {
+    // A line-addressed call, fingerprinted: sent again, its numbers are of the same version.
+    let call = at.as_ref().map(|a| sha256_bytes(format!("{a:?}").as_bytes()));
+    let rule = match (&at, &call) {
         // Line numbers hold for the version read, not for the session's own change.
-        Some((addr, _)) => Rule::Lines {
+        (Some((addr, _)), Some(call)) => Rule::Lines {
             expect,
             around: addr.around(),
+            numbered: addr.numbered(),
+            call,
         },
-        None => Rule::Baseline { expect },
+        _ => Rule::Baseline { expect, edit: true },
     };
     let (encoding, judged) = match &cur {
         None => {
@@ -173,6 +177,15 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             "the file is not valid UTF-16, so it cannot be edited byte for byte",
         ));
     }
+    // The file changed since the version the call was made against: its line numbers move
+    // with the change, and under --merge the change must leave the edit's lines alone.
+    let since = match (&judged.since, &cur) {
+        (Some(since), Some(c)) => Some(Merging::new(since, c, encoding)),
+        _ => None,
+    };
+    if let (Some(m), Some((addr, _))) = (&since, at.as_mut()) {
+        *addr = m.moved(s, &target, *addr, dry_run)?;
+    }
     let ask = Ask {
         edits: &edits,
         at: at.as_ref(),
@@ -181,6 +194,9 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         allow_placeholder,
     };
     let (planned, replaced) = plan_body(&target, &body, &ask)?;
+    if let Some(m) = &since {
+        m.check(s, &target, &body, &planned, dry_run)?;
+    }
     let new_bytes = encoding::encode(encoding, old_bytes, &body, &planned.new_body)
         .map_err(|e| unencodable(&target, encoding, e))?;
     let sha256 = sha256_bytes(&new_bytes);
@@ -214,6 +230,9 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     report.encoding = decoded.then(|| encoding.as_str());
     report.replacements = Some(planned.replacements);
     report.replaced = replaced;
+    if let Some(m) = since.filter(|m| m.since.merge) {
+        report.outside_change = m.report(s, &target);
+    }
     report.matched_fuzzily = Some(planned.matched_fuzzily);
     report.spans = Some(
         planned
@@ -226,6 +245,72 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
             .collect(),
     );
     Ok(Report::Mutation(report))
+}
+
+/// An edit going ahead over a change made since the version it was made against
+/// (`fresh::Since`): that version and the current file as text, and the change between them.
+struct Merging<'a> {
+    since: &'a Since,
+    cur: &'a guard::Current,
+    outside: outside::Outside,
+}
+
+impl<'a> Merging<'a> {
+    fn new(since: &'a Since, cur: &'a guard::Current, encoding: Encoding) -> Merging<'a> {
+        let now = cur.bytes.as_deref().unwrap_or_default();
+        let (known, _) = encoding::decode(&since.known, encoding);
+        let (body, _) = encoding::decode(now, encoding);
+        Merging {
+            since,
+            cur,
+            outside: outside::between(&known, &body),
+        }
+    }
+
+    /// A line address of the version the call was made against, moved to the current file's
+    /// lines — `stale` (a conflict) when the change touched them.
+    fn moved(&self, s: &Settings, target: &Path, addr: lines::Address, dry_run: bool) -> Result<lines::Address> {
+        let (first, last) = addr.numbered();
+        match self.outside.translate(first, last) {
+            Ok(to) => Ok(addr.moved(to)),
+            Err(hit) => Err(fresh::conflict(s, target, self.cur, self.since, hit, dry_run)),
+        }
+    }
+
+    /// Under --merge: the change since must leave alone the lines the edit changes (and the
+    /// lines its `old` matched) — else `stale`, naming where they meet.
+    fn check(
+        &self,
+        s: &Settings,
+        target: &Path,
+        body: &[u8],
+        planned: &plan::EditPlan,
+        dry_run: bool,
+    ) -> Result<()> {
+        if !self.since.merge {
+            return Ok(());
+        }
+        let mut regions = outside::changed_regions(body, &planned.new_body);
+        regions.extend(
+            planned
+                .spans
+                .iter()
+                .map(|sp| sp.start_line.saturating_sub(1)..sp.end_line),
+        );
+        match self.outside.meets(&regions) {
+            Some(hit) => Err(fresh::conflict(s, target, self.cur, self.since, hit, dry_run)),
+            None => Ok(()),
+        }
+    }
+
+    /// The change the edit landed over: the report's `outsideChange`, and the warning
+    /// `merged` that carries it.
+    fn report(&self, s: &Settings, target: &Path) -> Option<Box<OutsideChange>> {
+        let now = self.cur.bytes.as_deref()?;
+        let change = fresh::outside_change(target, &self.since.known, now, self.since.from)?;
+        s.warn(WarningKind::Merged, fresh::merged_message(target, &change));
+        Some(Box::new(change))
+    }
 }
 
 /// What the caller asked of the file's text.

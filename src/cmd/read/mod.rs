@@ -23,7 +23,7 @@ use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::{self, CHUNK, Identity};
 use crate::report::{FileAccess, ReadReport, Report};
 use crate::settings::Settings;
-use crate::state::Baseline;
+use crate::state::{Baseline, kept};
 use crate::text::encoding::{self, Encoding};
 use crate::text::hex;
 use crate::text::page::{Page, PageSpec, Pager, Stop, page_all};
@@ -144,11 +144,16 @@ fn read(s: &Settings, req: &ReadRequest) -> Result<Report> {
         mut report,
         baseline,
         detected,
+        copy,
     } = shown;
     if let Some(b) = baseline {
-        s.store()
-            .session(&s.session)
-            .update(|session| session.record(b))?;
+        let store = s.store();
+        let file = store.session(&s.session);
+        let sha256 = b.sha256.clone();
+        file.update(|session| session.record(b))?;
+        if let Some(bytes) = copy {
+            file.kept().keep(&sha256, &bytes);
+        }
         report.file_access = Some(FileAccess::read(&report.path));
     } else {
         report.sha256 = None;
@@ -174,6 +179,8 @@ struct Shown {
     baseline: Option<Baseline>,
     /// The encoding was detected (not UTF-8, no BOM, no `--encoding`).
     detected: bool,
+    /// The bytes of a text file small enough to keep (`state::kept`).
+    copy: Option<Vec<u8>>,
 }
 
 enum Attempt {
@@ -197,7 +204,7 @@ fn read_once(s: &Settings, req: &ReadRequest, resolved: &Resolved) -> Result<Att
             });
         }
         (Sniffed::Text { encoding }, _) if !is_notebook && streams(req, encoding) => {
-            pass.streamed_text(req, encoding)?
+            pass.streamed_text(s, req, encoding)?
         }
         (Sniffed::Text { encoding }, _) => pass.whole_text(s, req, encoding, is_notebook)?,
         (Sniffed::Image { mime }, _) => pass.image(s, req, mime)?,
@@ -235,7 +242,7 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let spec = req.spec;
-    let mut hasher = Sha256::new();
+    let mut hasher = Tee::default();
     let mut buf = vec![0u8; CHUNK];
     let n = read_full(&mut input, &mut buf, path)?;
     let first = &buf[..n];
@@ -277,7 +284,7 @@ fn read_stdin(s: &Settings, req: &ReadRequest) -> Result<Report> {
         }
     }
     r.size = size;
-    r.sha256 = Some(hex(&hasher.finalize()));
+    r.sha256 = Some(hasher.finish().0);
     if r.lossy {
         s.warn(
             WarningKind::LossyDecoding,
@@ -297,6 +304,35 @@ fn streams(req: &ReadRequest, encoding: Encoding) -> bool {
         && req.encoding.is_none_or(|codec| codec == encoding_rs::UTF_8)
 }
 
+/// What a read goes through: hashed, and copied once `copy` is called (a text file small
+/// enough to keep, so that a later `stale` can show what changed since: `state::kept`).
+#[derive(Default)]
+pub(super) struct Tee {
+    hasher: Sha256,
+    copy: Option<Vec<u8>>,
+}
+
+impl Tee {
+    /// From here on, keep a copy of what goes through (when `size` fits `kept::MAX_FILE`).
+    pub(super) fn copy(&mut self, size: u64, on: bool) {
+        if on && size <= kept::MAX_FILE {
+            self.copy = Some(Vec::with_capacity(size as usize));
+        }
+    }
+
+    pub(super) fn update(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+        if let Some(copy) = &mut self.copy {
+            copy.extend_from_slice(bytes);
+        }
+    }
+
+    /// The SHA-256 (hex) and the copy.
+    pub(super) fn finish(self) -> (String, Option<Vec<u8>>) {
+        (hex(&self.hasher.finalize()), self.copy)
+    }
+}
+
 /// Page UTF-8 text whose first `filled` bytes are already in `buf` (BOM skipped) and whose
 /// rest streams from `input` through `buf`, hashing every byte; returns the page and how many
 /// bytes followed the first ones.
@@ -306,7 +342,7 @@ fn stream_page(
     filled: usize,
     spec: PageSpec,
     encoding: Encoding,
-    hasher: &mut Sha256,
+    hasher: &mut Tee,
     path: &Path,
 ) -> Result<(Page, u64)> {
     let first = &buf[..filled];
@@ -424,7 +460,7 @@ fn read_full(file: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize>
 fn read_whole(
     file: &mut impl Read,
     first: &[u8],
-    hasher: &mut Sha256,
+    hasher: &mut Tee,
     path: &Path,
     size: u64,
 ) -> Result<Vec<u8>> {

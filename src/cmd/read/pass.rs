@@ -7,11 +7,10 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use base64::Engine;
-use sha2::{Digest, Sha256};
 
 use super::pdf::pdf_text;
 use super::{
-    ReadRequest, Shown, decode_whole, fill_page, read_again, read_full, read_some, read_whole,
+    ReadRequest, Shown, Tee, decode_whole, fill_page, read_again, read_full, read_some, read_whole,
     stream_page,
 };
 use crate::error::{Error, Result};
@@ -21,7 +20,6 @@ use crate::report::ReadReport;
 use crate::settings::Settings;
 use crate::state::Baseline;
 use crate::text::encoding::{self, Encoding, legacy};
-use crate::text::hex;
 use crate::text::image;
 use crate::text::notebook;
 use crate::text::page::{PageSpec, page_all};
@@ -43,7 +41,7 @@ pub(super) struct Pass<'a> {
     buf: Vec<u8>,
     /// The bytes of `buf` the first read filled (what the sniff saw).
     first: usize,
-    hasher: Sha256,
+    hasher: Tee,
     report: ReadReport,
     /// The read records a baseline: it showed the file (not an image only described, nor a
     /// PDF shown in part).
@@ -76,7 +74,7 @@ impl<'a> Pass<'a> {
             before,
             buf,
             first,
-            hasher: Sha256::new(),
+            hasher: Tee::default(),
             report,
             record: true,
             detected: false,
@@ -102,8 +100,14 @@ impl<'a> Pass<'a> {
     /// UTF-8 text, paged as it streams. Not UTF-8 after all: read again whole and shown in
     /// the legacy encoding it is in, if it is in one (the same decision edit makes on the
     /// same bytes).
-    pub(super) fn streamed_text(&mut self, req: &ReadRequest, encoding: Encoding) -> Result<()> {
+    pub(super) fn streamed_text(
+        &mut self,
+        s: &Settings,
+        req: &ReadRequest,
+        encoding: Encoding,
+    ) -> Result<()> {
         let (spec, path, size) = (req.spec, self.path, self.before.size);
+        self.hasher.copy(size, s.keep_reads);
         let (page, _) = stream_page(
             &mut self.file,
             &mut self.buf,
@@ -150,6 +154,7 @@ impl<'a> Pass<'a> {
         encoding: Encoding,
         is_notebook: bool,
     ) -> Result<()> {
+        self.hasher.copy(self.before.size, s.keep_reads);
         let whole = self.whole()?;
         let encoding = match req.encoding {
             Some(codec) if !is_notebook => {
@@ -287,8 +292,8 @@ impl<'a> Pass<'a> {
     /// The report, and the baseline to record when the read showed the file.
     pub(super) fn finish(self) -> Shown {
         let mut report = self.report;
+        let (sha, copy) = self.hasher.finish();
         let baseline = if self.record {
-            let sha = hex(&self.hasher.finalize());
             report.sha256 = Some(sha.clone());
             Some(Baseline::new(self.path, sha, &self.before, report.complete))
         } else {
@@ -296,6 +301,7 @@ impl<'a> Pass<'a> {
         };
         Shown {
             report,
+            copy: copy.filter(|_| baseline.is_some()),
             baseline,
             detected: self.detected,
         }

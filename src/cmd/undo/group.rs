@@ -87,7 +87,7 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
             true => Rule::Absent,
             false => Rule::Holds(&step.after),
         };
-        let judged = fresh::judge(s, Some(&session), &target, cur.as_ref(), rule)?;
+        let judged = fresh::judge(s, Some(&session), &target, cur.as_ref(), rule, false)?;
         let (action, bytes, mode) = match (&step.before, step.removed) {
             (Some(hash), true) => (
                 FileAction::Created,
@@ -122,6 +122,7 @@ pub(crate) fn run_last(s: &Settings, dry_run: bool) -> Result<Report> {
             hunks: 0,
             spans: Vec::new(),
             matched_fuzzily: false,
+            outside: None,
         });
         popped.push((key, step));
     }

@@ -25,6 +25,23 @@ impl Address {
             Address::Lines(a, b) => (a.max(1), b.max(a).max(1)),
         }
     }
+
+    /// The lines numbered, as `edit::outside::Outside::translate` takes them: `(A, B)`, or
+    /// for an insertion after line N the point `(N + 1, N)`.
+    pub(crate) fn numbered(self) -> (usize, usize) {
+        match self {
+            Address::InsertAfter(n) => (n + 1, n),
+            Address::Lines(a, b) => (a, b),
+        }
+    }
+
+    /// The same address with its lines moved to `to` (a `numbered` pair).
+    pub(crate) fn moved(self, (first, last): (usize, usize)) -> Address {
+        match self {
+            Address::InsertAfter(_) => Address::InsertAfter(last),
+            Address::Lines(..) => Address::Lines(first, last),
+        }
+    }
 }
 
 /// Why an address does not fit the body; each names the body's line count.
