@@ -107,10 +107,20 @@ impl Outside {
             .map(|h| shown(&h.new))
     }
 
+    /// The current lines the whole change spans (None: nothing changed).
+    pub(crate) fn span(&self) -> Option<(usize, usize)> {
+        let (first, last) = (self.hunks.first()?, self.hunks.last()?);
+        Some(shown(&(first.new.start..last.new.end.max(first.new.start))))
+    }
+
     /// Where lines `first..=last` of the known version (1-based; `last = first - 1` is the
     /// point after line `first - 1`: an insertion there) are in the current one — or, when the
     /// outside change touched them, the current lines of the hunk that did.
-    pub(crate) fn translate(&self, first: usize, last: usize) -> Result<(usize, usize), (usize, usize)> {
+    pub(crate) fn translate(
+        &self,
+        first: usize,
+        last: usize,
+    ) -> Result<(usize, usize), (usize, usize)> {
         let region = first.saturating_sub(1)..last;
         let mut shift: isize = 0;
         for h in &self.hunks {
@@ -143,11 +153,16 @@ pub(crate) fn changed_regions(before: &[u8], after: &[u8]) -> Vec<Range<usize>> 
 }
 
 #[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)] // one region per call is the common case
 mod tests {
     use super::*;
 
     fn text(lines: &[&str]) -> Vec<u8> {
-        lines.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes()
+        lines
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .into_bytes()
     }
 
     #[test]
@@ -158,8 +173,14 @@ mod tests {
         assert_eq!(
             o.hunks,
             vec![
-                Hunk { old: 1..2, new: 1..2 },
-                Hunk { old: 5..5, new: 5..6 }
+                Hunk {
+                    old: 1..2,
+                    new: 1..2
+                },
+                Hunk {
+                    old: 5..5,
+                    new: 5..6
+                }
             ]
         );
         // The edit of line 4 ("d") in the current file does not meet either.

@@ -75,11 +75,22 @@ pub(crate) struct Since {
     pub known: Vec<u8>,
     /// `read`, `write` or `shown` (`OutsideChange::since`).
     pub from: &'static str,
-    /// Let through by `--merge`, not by a change shown before: the caller checks that the
-    /// change leaves its lines alone and reports it (`outsideChange`, warning `merged`).
-    pub merge: bool,
+    pub mode: Mode,
     /// For a line-addressed call: its fingerprint and the version its numbers are of.
     pub call: Option<(String, String)>,
+}
+
+/// What a call made against an older version does on the current file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `--merge`: it lands when the change leaves its lines alone (the caller checks, and
+    /// reports the change: `outsideChange`, warning `merged`); else `conflict`.
+    Merge,
+    /// It never lands: the caller works out where its lines are, then answers `stale` with the
+    /// change (`show`: the same call sent again lands) or the conflict (`conflict`).
+    Show,
+    /// The change was shown to the session before: it lands (its line numbers moved).
+    Seen,
 }
 
 /// Judge whether the session may change `target`, which holds `cur` now (None: nothing is
@@ -122,7 +133,10 @@ pub(crate) fn judge(
         ) => ask.lines(cur, expect, (around, numbered), call),
         (Rule::Holds(_), None) => Err(stale(s, target, Gone::Yes)),
         (Rule::Holds(sha256), Some(cur)) if cur.sha256 != sha256 => {
-            let known = [Known { sha256, from: "write" }];
+            let known = [Known {
+                sha256,
+                from: "write",
+            }];
             Err(ask.showing(cur, &known, Show::plain(false)))
         }
         (Rule::Holds(_), Some(_)) => Ok(Judged {
@@ -158,6 +172,33 @@ pub(crate) fn conflict(
         record: true,
         call: since.call.clone(),
         overlap: Some(overlap),
+        lines: None,
+    };
+    ask.describe(cur, &since.known, since.from, show)
+        .unwrap_or_else(|| stale(s, target, Gone::No))
+}
+
+/// The `stale` answer of a call made against `since` that would land on the current file
+/// without meeting the change (`Mode::Show`): the change, recorded as shown (unless
+/// `dry_run`), so that the same call sent again lands.
+pub(crate) fn show(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    since: &Since,
+    dry_run: bool,
+) -> Error {
+    let ask = Ask {
+        s,
+        loaded: None,
+        target,
+        dry_run,
+    };
+    let show = Show {
+        resend: true,
+        record: true,
+        call: since.call.clone(),
+        overlap: None,
         lines: None,
     };
     ask.describe(cur, &since.known, since.from, show)
@@ -222,14 +263,21 @@ impl Ask<'_> {
             return Ok(Judged::default());
         }
         let known = latest(&b);
-        if edit && self.s.merge {
+        if edit {
             let kept = self.s.store().session(&self.s.session).kept();
-            if let Some((bytes, from)) = known.iter().find_map(|k| Some((kept.load(k.sha256)?, k.from))) {
+            if let Some((bytes, from)) = known
+                .iter()
+                .find_map(|k| Some((kept.load(k.sha256)?, k.from)))
+            {
                 return Ok(Judged {
                     since: Some(Since {
                         known: bytes,
                         from,
-                        merge: true,
+                        mode: if self.s.merge {
+                            Mode::Merge
+                        } else {
+                            Mode::Show
+                        },
                         call: None,
                     }),
                     ..Judged::default()
@@ -237,7 +285,11 @@ impl Ask<'_> {
             }
         }
         // A whole-file change needs what the session knows whole: the change since its read.
-        let known = if edit { &known[..] } else { &known[known.len() - 1..] };
+        let known = if edit {
+            &known[..]
+        } else {
+            &known[known.len() - 1..]
+        };
         Err(self.showing(cur, known, Show::plain(edit)))
     }
 
@@ -284,7 +336,11 @@ impl Ask<'_> {
         }
         let kept = self.s.store().session(&self.s.session).kept();
         let shown_now = b.shown.as_ref().is_some_and(|v| v.sha256 == cur.sha256);
-        let from = if numbering == b.sha256 { "read" } else { "shown" };
+        let from = if numbering == b.sha256 {
+            "read"
+        } else {
+            "shown"
+        };
         let call = Some((call.to_string(), numbering.clone()));
         if (shown_now || self.s.merge)
             && let Some(known) = kept.load(&numbering)
@@ -293,7 +349,7 @@ impl Ask<'_> {
                 since: Some(Since {
                     known,
                     from,
-                    merge: !shown_now,
+                    mode: if shown_now { Mode::Seen } else { Mode::Merge },
                     call,
                 }),
                 ..Judged::default()
@@ -356,7 +412,13 @@ impl Ask<'_> {
 
     /// `stale` with the change from `known` to `cur` (None: it cannot be shown as text), the
     /// version shown recorded as seen when `show.record` says so.
-    fn describe(&self, cur: &Current, known: &[u8], from: &'static str, show: Show) -> Option<Error> {
+    fn describe(
+        &self,
+        cur: &Current,
+        known: &[u8],
+        from: &'static str,
+        show: Show,
+    ) -> Option<Error> {
         let now = cur.bytes.as_deref()?;
         let mut change = outside_change(self.target, known, now, from)?;
         change.resend = show.resend;

@@ -129,7 +129,14 @@ impl<'s> Mutation<'s> {
         cur: Option<&Current>,
         rule: Rule,
     ) -> Result<Judged> {
-        fresh::judge(self.s, Some(session), self.target(), cur, rule, self.dry_run)
+        fresh::judge(
+            self.s,
+            Some(session),
+            self.target(),
+            cur,
+            rule,
+            self.dry_run,
+        )
     }
 
     /// The directory to publish in: made now when it is missing (one `mkdirat` at a time

@@ -3,8 +3,9 @@
 //! that a later answer can say what changed since. Content-addressed under
 //! `<state-dir>/kept/<sha256 of the session name>/<sha256 of the content>` (0600 files in
 //! 0700 folders, opened through `checked` like every state file). Text files up to
-//! `MAX_FILE` only; at most `BUDGET` bytes for the whole state directory, the least recently
-//! kept going first; nothing older than `LIFETIME`. Written without fsync: a blob that is
+//! `MAX_FILE` only; at most `BUDGET` bytes for the whole state directory (checked when about
+//! one new version in sixteen is kept), the least recently kept going first; nothing older
+//! than `LIFETIME` is used, and such versions go at the next sweep. Written without fsync: a blob that is
 //! torn, missing or expired only costs the diff (it is verified against its name before use),
 //! never a wrong authorization — authorization is the baselines' hashes alone. A session's
 //! blob goes with the last baseline that names it, with `state forget` and `state clear`, and
@@ -49,7 +50,9 @@ impl Kept {
             let _ = file.set_modified(SystemTime::now());
             return;
         }
-        if self.write(&path, bytes).is_some() {
+        // The sweep lists every kept version: about one new version in sixteen pays for it
+        // (by its hash, so no state is needed), and the budget is held within a few versions.
+        if self.write(&path, bytes).is_some() && sha256.starts_with('0') {
             sweep(self.dir.parent().unwrap_or(Path::new(".")), BUDGET);
         }
     }

@@ -294,7 +294,12 @@ impl Session {
     pub(super) fn unnamed(&self, dropped: &[String]) -> Vec<String> {
         dropped
             .iter()
-            .filter(|sha| !self.files.values().any(|raw| raw.get().contains(sha.as_str())))
+            .filter(|sha| {
+                !self
+                    .files
+                    .values()
+                    .any(|raw| raw.get().contains(sha.as_str()))
+            })
             .cloned()
             .collect()
     }

@@ -267,8 +267,23 @@ fn modify<'e>(
         return Err(vec![already_applied(fp, &r.target)]);
     }
     let body = cur.bytes.as_deref().unwrap_or(&[]);
-    let applied = hunks(fp, &r.target, body, opts, true)?;
-    let outside = match judged.since.as_ref().filter(|since| since.merge) {
+    let outside = match &judged.since {
+        Some(since) if since.mode != fresh::Mode::Seen => Some(since),
+        _ => None,
+    };
+    let applied = match (hunks(fp, &r.target, body, opts, true), outside) {
+        // The hunks do not fit the file as the change since left it: that change, shown.
+        (Err(problems), Some(since)) => {
+            let span = outside::between(&since.known, body).span();
+            let e = match span {
+                Some(span) => fresh::conflict(s, &r.target, &cur, since, span, opts.dry_run),
+                None => return Err(problems),
+            };
+            return Err(vec![PatchProblem::of(&r.target, fp.line, &e)]);
+        }
+        (applied, _) => applied?,
+    };
+    let outside = match outside {
         Some(since) => Some(merged(s, fp, &r.target, &cur, since, &applied, opts)?),
         None => None,
     };
@@ -299,8 +314,9 @@ fn modify<'e>(
     })
 }
 
-/// `--merge`: the hunks go ahead over the change made since the version the session knows
-/// only when that change leaves alone the lines they change —
+/// The hunks go ahead over the change made since the version the session knows (`--merge`)
+/// only when that change leaves alone the lines they change — without --merge, that is
+/// answered `stale` with the change, now seen —
 /// else `stale` (the change shown, the conflict named). The change, for the report.
 fn merged(
     s: &Settings,
@@ -318,6 +334,11 @@ fn merged(
     let change = outside::between(&since.known, body);
     if let Some(hit) = change.meets(&regions) {
         let e = fresh::conflict(s, target, cur, since, hit, opts.dry_run);
+        return Err(vec![PatchProblem::of(target, fp.line, &e)]);
+    }
+    // Not under --merge: the hunks would land; the answer is the change, now seen.
+    if since.mode == fresh::Mode::Show {
+        let e = fresh::show(s, target, cur, since, opts.dry_run);
         return Err(vec![PatchProblem::of(target, fp.line, &e)]);
     }
     let shown = fresh::outside_change(target, &since.known, body, since.from);
@@ -488,7 +509,17 @@ fn missing(
     r: &Resolved,
     expect: Option<&str>,
 ) -> Problems {
-    let e = match fresh::judge(s, session, &r.target, None, Rule::Baseline { expect, edit: false }, true) {
+    let e = match fresh::judge(
+        s,
+        session,
+        &r.target,
+        None,
+        Rule::Baseline {
+            expect,
+            edit: false,
+        },
+        true,
+    ) {
         Err(e) => e,
         Ok(_) => paths::not_found(&r.target),
     };
@@ -521,11 +552,24 @@ fn destination(
     match &cur {
         None if r.exists => return Err(vec![exists(fp, &r.target, onto, opts.format)]),
         None => {
-            fresh::judge(s, opts.session, &r.target, None, Rule::Baseline { expect, edit: false }, opts.dry_run)
-                .map_err(one)?;
+            fresh::judge(
+                s,
+                opts.session,
+                &r.target,
+                None,
+                Rule::Baseline {
+                    expect,
+                    edit: false,
+                },
+                opts.dry_run,
+            )
+            .map_err(one)?;
         }
         Some(c) => {
-            let rule = Rule::Baseline { expect, edit: false };
+            let rule = Rule::Baseline {
+                expect,
+                edit: false,
+            };
             let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule, opts.dry_run);
             let last_was_this_patch = expect.is_none()
                 && opts

@@ -24,6 +24,7 @@ use crate::cli::EditArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths::{self, Resolved};
 use crate::fs::probe::{parse_sha256, sha256_bytes};
+use crate::guard::fresh::Mode;
 use crate::guard::{self, Mutation, Record, Rule, Shown, Since, View, fresh};
 use crate::input::Input;
 use crate::report::{LineSpan, OutsideChange, Report};
@@ -33,8 +34,8 @@ use crate::text::placeholder;
 use crate::text::sniff::{self, Sniffed};
 use crate::warnings::WarningKind;
 
-use crate::edit::{lines, outside};
 use crate::edit::plan::{self, Edit, PlanError, PlanOptions};
+use crate::edit::{lines, outside};
 use given::{Slot, Undecoded};
 
 /// One element of `--edits`.
@@ -138,7 +139,9 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let old_bytes = cur.as_ref().and_then(|c| c.bytes.as_deref()).unwrap_or(&[]);
     let expect = expect_sha256.as_deref();
     // A line-addressed call, fingerprinted: sent again, its numbers are of the same version.
-    let call = at.as_ref().map(|a| sha256_bytes(format!("{a:?}").as_bytes()));
+    let call = at
+        .as_ref()
+        .map(|a| sha256_bytes(format!("{a:?}").as_bytes()));
     let rule = match (&at, &call) {
         // Line numbers hold for the version read, not for the session's own change.
         (Some((addr, _)), Some(call)) => Rule::Lines {
@@ -193,7 +196,10 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
         has_bom: encoding.has_bom(),
         allow_placeholder,
     };
-    let (planned, replaced) = plan_body(&target, &body, &ask)?;
+    let (planned, replaced) = match (plan_body(&target, &body, &ask), &since) {
+        (Err(e), Some(m)) => return Err(m.missed(s, &target, e, dry_run)),
+        (planned, _) => planned?,
+    };
     if let Some(m) = &since {
         m.check(s, &target, &body, &planned, dry_run)?;
     }
@@ -230,7 +236,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     report.encoding = decoded.then(|| encoding.as_str());
     report.replacements = Some(planned.replacements);
     report.replaced = replaced;
-    if let Some(m) = since.filter(|m| m.since.merge) {
+    if let Some(m) = since.filter(|m| m.since.mode == Mode::Merge) {
         report.outside_change = m.report(s, &target);
     }
     report.matched_fuzzily = Some(planned.matched_fuzzily);
@@ -269,16 +275,25 @@ impl<'a> Merging<'a> {
 
     /// A line address of the version the call was made against, moved to the current file's
     /// lines — `stale` (a conflict) when the change touched them.
-    fn moved(&self, s: &Settings, target: &Path, addr: lines::Address, dry_run: bool) -> Result<lines::Address> {
+    fn moved(
+        &self,
+        s: &Settings,
+        target: &Path,
+        addr: lines::Address,
+        dry_run: bool,
+    ) -> Result<lines::Address> {
         let (first, last) = addr.numbered();
         match self.outside.translate(first, last) {
             Ok(to) => Ok(addr.moved(to)),
-            Err(hit) => Err(fresh::conflict(s, target, self.cur, self.since, hit, dry_run)),
+            Err(hit) => Err(fresh::conflict(
+                s, target, self.cur, self.since, hit, dry_run,
+            )),
         }
     }
 
-    /// Under --merge: the change since must leave alone the lines the edit changes (and the
-    /// lines its `old` matched) — else `stale`, naming where they meet.
+    /// The change since must leave alone the lines the edit changes (and the lines its `old`
+    /// matched) — else `stale`, naming where they meet. Not under --merge (`Mode::Show`): the
+    /// edit would land, and the answer is `stale` with the change, which it now counts as seen.
     fn check(
         &self,
         s: &Settings,
@@ -287,7 +302,7 @@ impl<'a> Merging<'a> {
         planned: &plan::EditPlan,
         dry_run: bool,
     ) -> Result<()> {
-        if !self.since.merge {
+        if self.since.mode == Mode::Seen {
             return Ok(());
         }
         let mut regions = outside::changed_regions(body, &planned.new_body);
@@ -297,9 +312,23 @@ impl<'a> Merging<'a> {
                 .iter()
                 .map(|sp| sp.start_line.saturating_sub(1)..sp.end_line),
         );
-        match self.outside.meets(&regions) {
-            Some(hit) => Err(fresh::conflict(s, target, self.cur, self.since, hit, dry_run)),
-            None => Ok(()),
+        match (self.outside.meets(&regions), self.since.mode) {
+            (Some(hit), _) => Err(fresh::conflict(
+                s, target, self.cur, self.since, hit, dry_run,
+            )),
+            (None, Mode::Show) => Err(fresh::show(s, target, self.cur, self.since, dry_run)),
+            (None, _) => Ok(()),
+        }
+    }
+
+    /// The edit did not fit the current file (its `old` is gone or no longer unique) where
+    /// the change since was not shown yet: `stale`, the change shown as meeting the edit.
+    fn missed(&self, s: &Settings, target: &Path, e: Error, dry_run: bool) -> Error {
+        match (self.since.mode, self.outside.span()) {
+            (Mode::Show | Mode::Merge, Some(span)) => {
+                fresh::conflict(s, target, self.cur, self.since, span, dry_run)
+            }
+            _ => e,
         }
     }
 
