@@ -636,12 +636,13 @@ fn settings(cli: &Cli, origin: Origin) -> Result<Settings> {
         origin,
     })
 }
-/// Whether the environment variable `name` turns a switch off (`0`, `false`, `no`, `off`).
+/// Whether the environment variable `name` turns a switch off (`0`, `f`, `false`, `n`, `no`,
+/// `off`, as clap's falsey values; empty counts as unset).
 fn env_off(name: &str) -> bool {
     env::var(name).is_ok_and(|v| {
         matches!(
             v.trim().to_ascii_lowercase().as_str(),
-            "0" | "false" | "no" | "off"
+            "0" | "f" | "false" | "n" | "no" | "off"
         )
     })
 }

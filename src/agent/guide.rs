@@ -48,8 +48,11 @@ Add --json to any command to get one JSON object you can parse (`ok`, `op`, and 
 
 ## Errors that need action (kind: what to do next)
 - not_read: `quill read FILE`, then repeat the change.
-- stale: the file changed since you read it. `quill read FILE` again and redo the change
-  on the current text; never repeat the old edit blindly.
+- stale: the file changed since you read it. When the answer shows the change (a diff;
+  `change.resend: true`), it now counts as seen: send the same edit or apply again. When it
+  names an `overlap`, redo the call against the current text the diff shows. Otherwise
+  (no diff, or a whole-file write) `quill read FILE` again and redo the change on the current
+  text. `--merge` (or QUILL_MERGE=1) lands an edit clear of the change in one call.
 - edit_no_match: `--old` is not in the file. The error shows the closest real lines
   (`window`) and what differs (`difference`): copy `--old` from those lines exactly.
   If the hint says so, repeat with --fuzzy.

@@ -141,9 +141,20 @@ fn change_hint(path: &Path, change: &crate::report::OutsideChange) -> String {
         (None, None, true) => format!(
             "the change above now counts as seen: send the same call again to apply it to the current file (old must still match, once); --merge lands such edits in one call; `quill read {path}` shows the whole file"
         ),
-        (None, _, false) => format!(
-            "a whole-file change needs the current content: `quill read {path}`, then redo the change with the change above kept"
-        ),
+        (None, _, false) => match change.refused {
+            "strict" => format!(
+                "--strict wants a complete read of the current version: `quill read {path}` whole, then redo the change"
+            ),
+            "lines" => format!(
+                "line numbers must come from a read of the current version: `quill read {path}`, then redo the edit with the numbers it shows"
+            ),
+            "undo" => format!(
+                "undo restores only while the file holds what quill wrote; keep the change above and repair the file with an edit: `quill read {path}`, then `quill edit`"
+            ),
+            _ => format!(
+                "a whole-file change needs the current content: `quill read {path}`, then redo the change with the change above kept"
+            ),
+        },
     }
 }
 

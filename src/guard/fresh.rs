@@ -137,7 +137,7 @@ pub(crate) fn judge(
                 sha256,
                 from: "write",
             }];
-            Err(ask.showing(cur, &known, Show::plain(false)))
+            Err(ask.showing(cur, &known, Show::refused("undo")))
         }
         (Rule::Holds(_), Some(_)) => Ok(Judged {
             complete: loaded
@@ -173,6 +173,7 @@ pub(crate) fn conflict(
         call: since.call.clone(),
         overlap: Some(overlap),
         lines: None,
+        refused: "",
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| stale(s, target, Gone::No))
@@ -200,6 +201,7 @@ pub(crate) fn show(
         call: since.call.clone(),
         overlap: None,
         lines: None,
+        refused: "",
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| stale(s, target, Gone::No))
@@ -222,9 +224,12 @@ struct Show {
     overlap: Option<(usize, usize)>,
     /// A line-addressed call's lines (`Address::numbered`), to say where they are now.
     lines: Option<(usize, usize)>,
+    /// `OutsideChange::refused`.
+    refused: &'static str,
 }
 
 impl Show {
+    /// The change, recorded as shown when `record` (an edit: the same call may follow).
     fn plain(record: bool) -> Show {
         Show {
             resend: record,
@@ -232,6 +237,15 @@ impl Show {
             call: None,
             overlap: None,
             lines: None,
+            refused: "",
+        }
+    }
+
+    /// The change, for a call it cannot let through (`OutsideChange::refused`).
+    fn refused(why: &'static str) -> Show {
+        Show {
+            refused: why,
+            ..Show::plain(false)
         }
     }
 }
@@ -258,7 +272,8 @@ impl Ask<'_> {
                 since: None,
             });
         }
-        let edit = edit && !self.s.strict;
+        // Keeping off is today's guard: no change is shown, none counts as seen.
+        let edit = edit && !self.s.strict && self.s.keep_reads;
         if edit && b.shown.as_ref().is_some_and(|v| v.sha256 == cur.sha256) {
             return Ok(Judged::default());
         }
@@ -290,7 +305,12 @@ impl Ask<'_> {
         } else {
             &known[known.len() - 1..]
         };
-        Err(self.showing(cur, known, Show::plain(edit)))
+        let show = match (edit, self.s.strict) {
+            (true, _) => Show::plain(true),
+            (false, true) => Show::refused("strict"),
+            (false, false) => Show::refused("whole"),
+        };
+        Err(self.showing(cur, known, show))
     }
 
     /// `Rule::Lines` of a file that is there.
@@ -309,7 +329,7 @@ impl Ask<'_> {
             if b.sha256 == cur.sha256 {
                 return Err(stale_lines(self.s, self.target, around));
             }
-            return Err(self.showing(cur, &latest(&b), Show::plain(false)));
+            return Err(self.showing(cur, &latest(&b), Show::refused("lines")));
         }
         if b.sha256 == cur.sha256 {
             self.complete_enough(&b)?;
@@ -319,7 +339,10 @@ impl Ask<'_> {
             });
         }
         if self.s.strict {
-            return Err(self.showing(cur, &latest(&b), Show::plain(false)));
+            return Err(self.showing(cur, &latest(&b), Show::refused("strict")));
+        }
+        if !self.s.keep_reads {
+            return Err(stale(self.s, self.target, Gone::No));
         }
         // The version whose lines the call numbers: the one read, or — a call made after a
         // change was shown — the version shown, or the one it was made against before.
@@ -361,6 +384,7 @@ impl Ask<'_> {
             call,
             overlap: None,
             lines: Some(numbered),
+            refused: "",
         };
         let known = [Known {
             sha256: &numbering,
@@ -422,6 +446,7 @@ impl Ask<'_> {
         let now = cur.bytes.as_deref()?;
         let mut change = outside_change(self.target, known, now, from)?;
         change.resend = show.resend;
+        change.refused = show.refused;
         change.overlap = show.overlap.map(span);
         if let Some((first, last)) = show.lines {
             match through(known, now, first, last) {
@@ -513,13 +538,14 @@ pub(crate) fn outside_change(
         resend: true,
         overlap: None,
         lines_now: None,
+        refused: "",
     })
 }
 
 /// The `merged` warning: what changed outside, and the diff.
-pub(crate) fn merged_message(target: &Path, change: &OutsideChange) -> String {
+pub(crate) fn merged_message(target: &Path, change: &OutsideChange, dry_run: bool) -> String {
     format!(
-        "{} changed since this session's {} of it (+{} -{} lines), away from the lines this call changes; the call was applied to the current file. The change:\n{}",
+        "{} changed since this session's {} of it (+{} -{} lines), away from the lines this call changes; the call {} to the current file. The change:\n{}",
         target.display(),
         match change.since {
             "write" => "own last change",
@@ -528,6 +554,11 @@ pub(crate) fn merged_message(target: &Path, change: &OutsideChange) -> String {
         },
         change.added,
         change.removed,
+        if dry_run {
+            "would be applied"
+        } else {
+            "was applied"
+        },
         change.diff.trim_end()
     )
 }

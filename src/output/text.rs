@@ -315,8 +315,9 @@ fn state(w: &mut dyn Write, cfg: &OutputConfig, r: &StateReport) -> io::Result<(
     if let Some(k) = &r.kept {
         writeln!(
             w,
-            "kept reads: {} versions, {} of {}{}",
+            "kept reads: {} version{}, {} of {}{}",
             k.versions,
+            if k.versions == 1 { "" } else { "s" },
             human_bytes(k.bytes),
             human_bytes(k.budget),
             if k.on { "" } else { " (keeping is off)" }

@@ -106,8 +106,11 @@ pub struct OutsideChange {
     pub diff_truncated: bool,
     /// The change now counts as seen by the session for edits: the same `edit` or `apply` sent
     /// again is judged against the current file (its `old` must still match, once), and a
-    /// line-addressed edit sent again has its lines moved with the change. False: read the file
-    /// first (a whole-file `write`, `rm`, `undo`; an edit whose lines the change touched).
+    /// line-addressed edit sent again has its lines moved with the change. False: the call as
+    /// sent cannot go on — it meets the change (`overlap`: redo it against the current text,
+    /// which the diff shows and which now counts as seen), or it needs a read first (a
+    /// whole-file `write`, `rm`; `--strict`; a line-addressed edit after the session's own
+    /// change), or it is an `undo` (repair the file with an edit instead).
     pub resend: bool,
     /// The lines of the current file where the change meets the lines the call changes (a
     /// conflict: nothing was written).
@@ -116,6 +119,11 @@ pub struct OutsideChange {
     /// A line-addressed edit: where the lines it numbered (in the version read) are now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines_now: Option<LineSpan>,
+    /// Why a call with `resend: false` and no `overlap` cannot go on from the change alone
+    /// (for the hint): `whole` (write, rm), `strict`, `lines` (a line-addressed edit after
+    /// the session's own change), `undo`.
+    #[serde(skip)]
+    pub refused: &'static str,
 }
 
 /// A 1-based inclusive line span.

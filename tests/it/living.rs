@@ -17,8 +17,9 @@
 //! 3. no call panicked (exit 101), died by a signal or hung (each run is bounded);
 //! 4. the file is the content before the call, or the content the answer reports (its hash).
 //!
-//! Today's quill (every outside change makes a change `stale` until a read, no `--merge`) and
-//! the contract's both keep these; the `--merge` flag is a usage error today and is taken as one.
+//! Without kept reads (`QUILL_KEEP_READS=0`: every outside change makes a change `stale` until
+//! a read) and with them (the change shown, the same call let through, `--merge`) quill keeps
+//! these.
 //! `QUILL_PROP_CASES` raises the number of cases (48 by default).
 
 use std::cell::Cell;
@@ -201,10 +202,6 @@ impl Call {
             stdin: None,
             merge_env: merge == Merge::Env,
         }
-    }
-
-    fn merge_flag(&self) -> bool {
-        self.args.iter().any(|a| a == "--merge")
     }
 
     fn show(&self) -> String {
@@ -547,12 +544,10 @@ impl World<'_> {
             )));
         }
         let ok = out.json["ok"].as_bool();
-        let usage = out.json["error"]["kind"] == "usage";
         let expected = match out.code {
             0 => ok == Some(true),
             3 => ok == Some(false) && call.kind != Kind::Read,
-            // Today's quill has no --merge: the flag is a usage error (nothing written).
-            2 => ok == Some(false) && usage && call.merge_flag(),
+            // --merge is a flag of every change: never a usage error.
             _ => false,
         };
         if !expected {

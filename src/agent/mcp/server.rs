@@ -43,7 +43,7 @@ const PROGRESS_WAIT: Duration = Duration::from_secs(2);
 /// Ctrl-C abandons one: no temporary file left) well before the signal.
 pub(crate) const EOF_GRACE: Duration = Duration::from_secs(1);
 /// What the server tells the client about itself.
-const INSTRUCTIONS: &str = "quill's file tools with guards: a file can be changed only after quill_read has read it in this session, and only while it is still what was read (else `not_read` or `stale`: read it again). Every answer is quill's JSON object (structuredContent) and the text a terminal shows; a failure has isError with error.kind and error.hint naming the next call.";
+const INSTRUCTIONS: &str = "quill's file tools with guards: a file can be changed only after quill_read has read it in this session, and only while it is still what was read (else `not_read`: read it; or `stale`: when error.change shows the diff with resend true, send the same edit again, else read it again; a server started with --merge lands edits clear of the change in one call). Every answer is quill's JSON object (structuredContent) and the text a terminal shows; a failure has isError with error.kind and error.hint naming the next call.";
 
 pub(super) fn serve(global: &GlobalArgs, run: RunCall) -> u8 {
     let mut global = global.clone();

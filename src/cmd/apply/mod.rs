@@ -486,7 +486,7 @@ pub(crate) fn report(
         if let Some(change) = &p.outside {
             s.warn(
                 crate::warnings::WarningKind::Merged,
-                guard::fresh::merged_message(&p.target.target, change),
+                guard::fresh::merged_message(&p.target.target, change, !written),
             );
         }
     }

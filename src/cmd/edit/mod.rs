@@ -237,7 +237,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     report.replacements = Some(planned.replacements);
     report.replaced = replaced;
     if let Some(m) = since.filter(|m| m.since.mode == Mode::Merge) {
-        report.outside_change = m.report(s, &target);
+        report.outside_change = m.report(s, &target, dry_run);
     }
     report.matched_fuzzily = Some(planned.matched_fuzzily);
     report.spans = Some(
@@ -334,10 +334,11 @@ impl<'a> Merging<'a> {
 
     /// The change the edit landed over: the report's `outsideChange`, and the warning
     /// `merged` that carries it.
-    fn report(&self, s: &Settings, target: &Path) -> Option<Box<OutsideChange>> {
+    fn report(&self, s: &Settings, target: &Path, dry_run: bool) -> Option<Box<OutsideChange>> {
         let now = self.cur.bytes.as_deref()?;
         let change = fresh::outside_change(target, &self.since.known, now, self.since.from)?;
-        s.warn(WarningKind::Merged, fresh::merged_message(target, &change));
+        let message = fresh::merged_message(target, &change, dry_run);
+        s.warn(WarningKind::Merged, message);
         Some(Box::new(change))
     }
 }
