@@ -124,7 +124,7 @@ fn guard_hint(e: &Error) -> Option<String> {
 
 /// `stale` that shows the change since the version the session knows: send the call again,
 /// redo it where the change met it, or read the file whole.
-fn change_hint(path: &Path, change: &crate::report::OutsideChange) -> String {
+fn change_hint(path: &Path, change: &crate::edit::outside::OutsideChange) -> String {
     let path = shell_quote(path);
     match (&change.overlap, &change.lines_now, change.resend) {
         (Some(o), _, _) => format!(

@@ -140,7 +140,7 @@ pub enum Error {
         /// What changed since the version the session knows, when quill kept that version
         /// (docs/model.md#a-living-tree); absent when it did not (then read the file again).
         #[serde(skip_serializing_if = "Option::is_none")]
-        change: Option<Box<crate::report::OutsideChange>>,
+        change: Option<Box<crate::edit::outside::OutsideChange>>,
     },
     /// Exit 3. The file exists, but the call may only create it (`--create-only`, `edit --old ''`,
     /// or another process created it first). Read it and edit it instead. Nothing was clobbered.
@@ -464,7 +464,7 @@ fn stale_message(
     path: &Path,
     session: &str,
     reread: Option<(usize, usize)>,
-    change: Option<&crate::report::OutsideChange>,
+    change: Option<&crate::edit::outside::OutsideChange>,
 ) -> String {
     match reread {
         None if change.is_some_and(|c| c.since == "write") => format!(

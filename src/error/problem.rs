@@ -49,7 +49,7 @@ pub struct PatchProblem {
     /// `stale`: what changed since the version the session knows, when quill kept it (as a
     /// `stale` error's `change`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub change: Option<Box<crate::report::OutsideChange>>,
+    pub change: Option<Box<crate::edit::outside::OutsideChange>>,
 }
 
 impl PatchProblem {

@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AsTyped, FileAccess};
+pub(crate) use crate::edit::outside::OutsideChange;
+pub(crate) use crate::edit::plan::LineSpan;
 
 /// The result of `write`, `edit`, `undo` and `rm`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -86,50 +88,3 @@ pub(crate) struct MutationReport {
     pub typed: AsTyped,
 }
 
-/// What changed in a file since the version a session knows (docs/model.md#a-living-tree): in
-/// a `stale` answer (`error.change`) and in an edit `--merge` landed over it
-/// (`outsideChange`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OutsideChange {
-    /// The version the diff starts from: `read` (the session's read), `write` (its own last
-    /// change of the file), `shown` (the version an earlier `stale` answer showed).
-    pub since: &'static str,
-    /// Bare unified hunks from that version to the file as it is now, as a mutation's `diff`
-    /// (at most 200 lines; UTF-16 and legacy encodings shown decoded).
-    pub diff: String,
-    /// Lines only in the current file.
-    pub added: usize,
-    /// Lines only in the version the session knows.
-    pub removed: usize,
-    /// `diff` was cut at 200 lines.
-    pub diff_truncated: bool,
-    /// The change now counts as seen by the session for edits: the same `edit` or `apply` sent
-    /// again is judged against the current file (its `old` must still match, once), and a
-    /// line-addressed edit sent again has its lines moved with the change. False: the call as
-    /// sent cannot go on — it meets the change (`overlap`: redo it against the current text,
-    /// which the diff shows and which now counts as seen), or it needs a read first (a
-    /// whole-file `write`, `rm`; `--strict`; a line-addressed edit after the session's own
-    /// change), or it is an `undo` (repair the file with an edit instead).
-    pub resend: bool,
-    /// The lines of the current file where the change meets the lines the call changes (a
-    /// conflict: nothing was written).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub overlap: Option<LineSpan>,
-    /// A line-addressed edit: where the lines it numbered (in the version read) are now.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines_now: Option<LineSpan>,
-    /// Why a call with `resend: false` and no `overlap` cannot go on from the change alone
-    /// (for the hint): `whole` (write, rm), `strict`, `lines` (a line-addressed edit after
-    /// the session's own change), `undo`.
-    #[serde(skip)]
-    pub refused: &'static str,
-}
-
-/// A 1-based inclusive line span.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LineSpan {
-    pub start_line: usize,
-    pub end_line: usize,
-}

@@ -12,7 +12,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::edit::miss::MissFix;
-use crate::edit::outside;
 use crate::edit::patch::{self, ApplyOptions, FilePatch, Hunk, HunkError, HunkLine, LineSpan};
 use crate::error::{Error, PatchProblem};
 use crate::fs::paths::{self, Resolved};
@@ -266,27 +265,7 @@ fn modify<'e>(
     if last_was_this_patch {
         return Err(vec![already_applied(fp, &r.target)]);
     }
-    let body = cur.bytes.as_deref().unwrap_or(&[]);
-    let outside = match &judged.since {
-        Some(since) if since.mode != fresh::Mode::Seen => Some(since),
-        _ => None,
-    };
-    let applied = match (hunks(fp, &r.target, body, opts, true), outside) {
-        // The hunks do not fit the file as the change since left it: that change, shown.
-        (Err(problems), Some(since)) => {
-            let span = outside::between(&since.known, body).span();
-            let e = match span {
-                Some(span) => fresh::conflict(s, &r.target, &cur, since, span, opts.dry_run),
-                None => return Err(problems),
-            };
-            return Err(vec![PatchProblem::of(&r.target, fp.line, &e)]);
-        }
-        (applied, _) => applied?,
-    };
-    let outside = match outside {
-        Some(since) => Some(merged(s, fp, &r.target, &cur, since, &applied, opts)?),
-        None => None,
-    };
+    let (applied, outside) = super::over::hunks_over(s, fp, &r.target, &cur, judged.since.as_ref(), opts)?;
     let sha256 = sha256_bytes(&applied.new_body);
     // git's `new mode`: the execute bits follow it (the rest stays the file's).
     let mode = fp.new_mode.map(|m| {
@@ -311,40 +290,6 @@ fn modify<'e>(
         new_bytes: applied.new_body,
         target: r,
         outside,
-    })
-}
-
-/// The hunks go ahead over the change made since the version the session knows (`--merge`)
-/// only when that change leaves alone the lines they change — without --merge, that is
-/// answered `stale` with the change, now seen —
-/// else `stale` (the change shown, the conflict named). The change, for the report.
-fn merged(
-    s: &Settings,
-    fp: &FilePatch,
-    target: &Path,
-    cur: &Current,
-    since: &fresh::Since,
-    applied: &patch::Applied,
-    opts: &Options,
-) -> Result<Box<OutsideChange>, Problems> {
-    let body = cur.bytes.as_deref().unwrap_or(&[]);
-    // The lines the hunks change, in the current file (their context lines matched it as
-    // they are, so the change cannot have touched those).
-    let regions = outside::changed_regions(body, &applied.new_body);
-    let change = outside::between(&since.known, body);
-    if let Some(hit) = change.meets(&regions) {
-        let e = fresh::conflict(s, target, cur, since, hit, opts.dry_run);
-        return Err(vec![PatchProblem::of(target, fp.line, &e)]);
-    }
-    // Not under --merge: the hunks would land; the answer is the change, now seen.
-    if since.mode == fresh::Mode::Show {
-        let e = fresh::show(s, target, cur, since, opts.dry_run);
-        return Err(vec![PatchProblem::of(target, fp.line, &e)]);
-    }
-    let shown = fresh::outside_change(target, &since.known, body, since.from);
-    shown.map(Box::new).ok_or_else(|| {
-        let e = guard::stale(s, target, Gone::No);
-        vec![PatchProblem::of(target, fp.line, &e)]
     })
 }
 
@@ -634,7 +579,7 @@ fn exists(fp: &FilePatch, target: &Path, onto: Onto, format: patch::Format) -> P
 
 /// Apply the section's hunks to `body`; every failing hunk is a problem (and a patch whose
 /// every hunk is already there is `already_applied`).
-fn hunks(
+pub(super) fn hunks(
     fp: &FilePatch,
     target: &Path,
     body: &[u8],

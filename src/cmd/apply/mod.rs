@@ -9,6 +9,7 @@
 //! file, grouped so that `quill undo` reverts the whole apply.
 
 pub(crate) mod files;
+mod over;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

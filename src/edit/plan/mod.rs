@@ -48,8 +48,9 @@ pub struct EditPlan {
     pub notes: Vec<&'static str>,
 }
 
-/// A 1-based inclusive line span in the text an edit was applied to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A 1-based inclusive line span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LineSpan {
     pub start_line: usize,
     pub end_line: usize,
