@@ -29,6 +29,7 @@ mod listing;
 mod living;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod merging;
 mod misses;
 mod missing;
 mod mistakes;
