@@ -62,6 +62,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
     let rule = Rule::Baseline {
         expect: expect_sha256.as_deref(),
         edit: false,
+        call: None,
     };
     let Some(cur) = m.load(MAX_SESSION_BYTES, None)? else {
         // Gone: `stale` when the session knew it (someone deleted it since), else not_found.

@@ -110,6 +110,7 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         Rule::Baseline {
             expect,
             edit: false,
+            call: None,
         },
     )?;
     if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)

@@ -53,7 +53,8 @@ pub struct OutsideChange {
     pub lines_now: Option<LineSpan>,
     /// Why a call with `resend: false` and no `overlap` cannot go on from the change alone
     /// (for the hint): `whole` (write, rm), `strict`, `lines` (a line-addressed edit after
-    /// the session's own change), `undo`.
+    /// the session's own change), `undo`, `cut` (the diff was cut: not all of the change was
+    /// shown), `dry_run` (nothing recorded).
     #[serde(skip)]
     pub refused: &'static str,
 }

@@ -148,6 +148,10 @@ fn change_hint(path: &Path, change: &crate::edit::outside::OutsideChange) -> Str
             "lines" => format!(
                 "line numbers must come from a read of the current version: `quill read {path}`, then redo the edit with the numbers it shows"
             ),
+            "cut" => format!(
+                "the change is longer than the diff shown (cut at 200 lines), so it does not count as seen: `quill read {path}`, then redo the change on the current content"
+            ),
+            "dry_run" => "a dry run records nothing: the same call without --dry-run is answered with this change first, which then counts as seen".to_string(),
             "undo" => format!(
                 "undo restores only while the file holds what quill wrote; keep the change above and repair the file with an edit: `quill read {path}`, then `quill edit`"
             ),

@@ -34,8 +34,13 @@ pub(crate) enum Rule<'a> {
     /// version of it, and someone deleted it since — `stale`. `edit`: the call changes some
     /// lines (edit, apply), so a change shown to the session counts as seen and `--merge` may
     /// land it over an outside change; false: it replaces the whole file (write, rm), which
-    /// only a read of the current content authorizes.
-    Baseline { expect: Option<&'a str>, edit: bool },
+    /// only a read of the current content authorizes. `call` fingerprints the call: refused
+    /// for meeting a change, it is refused again when sent as it was.
+    Baseline {
+        expect: Option<&'a str>,
+        edit: bool,
+        call: Option<&'a str>,
+    },
     /// `Baseline`, and the baseline is a read's: after the session's own change of the file
     /// the lines the caller numbered (`around`: first, last) have moved — `stale`, whose hint
     /// reads them again. `--expect-sha256` stands in for the read. A file that is not there
@@ -78,6 +83,9 @@ pub(crate) struct Since {
     pub mode: Mode,
     /// For a line-addressed call: its fingerprint and the version its numbers are of.
     pub call: Option<(String, String)>,
+    /// The call's fingerprint (an edit by text, a patch), recorded when it is refused for
+    /// meeting the change.
+    pub fingerprint: Option<String>,
 }
 
 /// What a call made against an older version does on the current file.
@@ -120,7 +128,7 @@ pub(crate) fn judge(
                 ..Judged::default()
             })
         }
-        (Rule::Baseline { expect, edit }, Some(cur)) => ask.baseline(cur, expect, edit),
+        (Rule::Baseline { expect, edit, call }, Some(cur)) => ask.baseline(cur, expect, edit, call),
         (Rule::Lines { .. }, None) => Err(paths::not_found(target)),
         (
             Rule::Lines {
@@ -174,6 +182,7 @@ pub(crate) fn conflict(
         overlap: Some(overlap),
         lines: None,
         refused: "",
+        conflict: since.fingerprint.clone(),
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| stale(s, target, Gone::No))
@@ -202,6 +211,7 @@ pub(crate) fn show(
         overlap: None,
         lines: None,
         refused: "",
+        conflict: None,
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| stale(s, target, Gone::No))
@@ -226,6 +236,8 @@ struct Show {
     lines: Option<(usize, usize)>,
     /// `OutsideChange::refused`.
     refused: &'static str,
+    /// The fingerprint of the call refused for meeting the change (`ShownVersion::refused`).
+    conflict: Option<String>,
 }
 
 impl Show {
@@ -238,6 +250,7 @@ impl Show {
             overlap: None,
             lines: None,
             refused: "",
+            conflict: None,
         }
     }
 
@@ -259,7 +272,13 @@ struct Ask<'a> {
 
 impl Ask<'_> {
     /// `Rule::Baseline` of a file that is there.
-    fn baseline(&self, cur: &Current, expect: Option<&str>, edit: bool) -> Result<Judged> {
+    fn baseline(
+        &self,
+        cur: &Current,
+        expect: Option<&str>,
+        edit: bool,
+        call: Option<&str>,
+    ) -> Result<Judged> {
         if let Some(expect) = expect {
             return self.expected(cur, expect);
         }
@@ -274,10 +293,18 @@ impl Ask<'_> {
         }
         // Keeping off is today's guard: no change is shown, none counts as seen.
         let edit = edit && !self.s.strict && self.s.keep_reads;
-        if edit && b.shown.as_ref().is_some_and(|v| v.sha256 == cur.sha256) {
+        let shown_now = b.shown.as_ref().filter(|v| v.sha256 == cur.sha256);
+        // The call refused for meeting this very change, sent again: worked out once more
+        // against what the session read (and refused again, unless it now fits).
+        let refused_again =
+            shown_now.is_some_and(|v| v.refused.is_some() && v.refused.as_deref() == call);
+        if edit && shown_now.is_some() && !refused_again {
             return Ok(Judged::default());
         }
-        let known = latest(&b);
+        let mut known = latest(&b);
+        if refused_again {
+            known.remove(0);
+        }
         if edit {
             let kept = self.s.store().session(&self.s.session).kept();
             if let Some((bytes, from)) = known
@@ -294,6 +321,7 @@ impl Ask<'_> {
                             Mode::Show
                         },
                         call: None,
+                        fingerprint: call.map(str::to_string),
                     }),
                     ..Judged::default()
                 });
@@ -374,6 +402,7 @@ impl Ask<'_> {
                     from,
                     mode: if shown_now { Mode::Seen } else { Mode::Merge },
                     call,
+                    fingerprint: None,
                 }),
                 ..Judged::default()
             });
@@ -385,6 +414,7 @@ impl Ask<'_> {
             overlap: None,
             lines: Some(numbered),
             refused: "",
+            conflict: None,
         };
         let known = [Known {
             sha256: &numbering,
@@ -458,13 +488,25 @@ impl Ask<'_> {
                 }
             }
         }
-        if show.record && !self.dry_run {
+        // A cut diff does not show the whole change: it cannot count as seen.
+        if change.diff_truncated && change.resend {
+            change.resend = false;
+            change.refused = "cut";
+        }
+        let record = show.record && !change.diff_truncated;
+        // A dry run records nothing: the change is shown, but does not count as seen.
+        if self.dry_run && record && change.resend {
+            change.resend = false;
+            change.refused = "dry_run";
+        }
+        if record && !self.dry_run {
             let store = self.s.store();
             let file = store.session(&self.s.session);
             file.kept().keep(&cur.sha256, now);
             let shown = ShownVersion {
                 sha256: cur.sha256.clone(),
                 call: show.call,
+                refused: show.conflict,
             };
             // A failure costs only the shortcut: the next call is shown the change again.
             let _ = file.update(|session| session.note_shown(self.target, shown));

@@ -87,4 +87,3 @@ pub(crate) struct MutationReport {
     #[serde(skip)]
     pub typed: AsTyped,
 }
-

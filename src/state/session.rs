@@ -64,6 +64,10 @@ pub struct ShownVersion {
     /// it used: the same call re-sent still numbers lines of that version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<(String, String)>,
+    /// The fingerprint of a call refused because its lines meet the change: sent again as it
+    /// was, it is refused again (the others go ahead against this version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 impl Baseline {

@@ -250,10 +250,9 @@ fn merge_refuses_an_edit_whose_lines_the_change_touched() {
     env.assert_file(F, text_of(&now));
 }
 
-// BUG: `fresh::conflict` records the version shown (`record: true`), so `Ask::baseline`'s
-// shortcut (shown == current) lets the same call through on its second send.
+// A conflict records the version shown with the refused call's fingerprint: that call, sent
+// again as it was, is worked out against the read once more and refused again.
 #[test]
-#[ignore = "BUG: a --merge conflict (resend:false, overlap) of an edit by text or a patch is recorded as seen: the identical call sent again lands without a read"]
 fn a_call_refused_for_a_conflict_stays_refused_until_a_read() {
     // `resend: false` means read first (a line-addressed edit keeps to it).
     for apply in [false, true] {
@@ -273,10 +272,9 @@ fn a_call_refused_for_a_conflict_stays_refused_until_a_read() {
     }
 }
 
-// BUG: `Ask::describe` records the whole current version as seen even when the diff was cut
-// at 200 lines: a re-send writes over lines the session was never shown.
+// A diff cut at 200 lines does not show the whole change: it does not count as seen, and a
+// re-send never writes over lines the session was not shown.
 #[test]
-#[ignore = "BUG: a stale answer whose diff was cut (diffTruncated) still says resend:true and records the whole version as seen"]
 fn a_change_cut_from_the_diff_is_not_counted_as_seen() {
     let env = TestEnv::new();
     let lines: Vec<String> = (1..=400).map(|k| format!("line {k}")).collect();
@@ -408,9 +406,8 @@ fn a_change_after_the_sessions_own_write_is_shown_since_the_write() {
     env.assert_file(F, text_of(&lines));
 }
 
-// BUG: `change_hint`'s (None, _, false) arm serves a line-addressed edit the write's wording.
+// The hint of a line-addressed edit refused after the session's own write names the read.
 #[test]
-#[ignore = "BUG: the hint of a line-addressed edit's stale after the session's own write calls it a whole-file change"]
 fn a_line_edit_after_the_sessions_own_write_is_told_to_read_its_lines() {
     let env = TestEnv::new();
     let mut lines = read_twelve(&env, F);

@@ -218,7 +218,8 @@ fn check_existing(
             }));
         }
     }
-    let rule = Rule::Baseline { expect, edit };
+    let call = edit.then_some(opts.fingerprint.as_str());
+    let rule = Rule::Baseline { expect, edit, call };
     fresh::judge(s, opts.session, &r.target, Some(cur), rule, opts.dry_run).map_err(one)
 }
 
@@ -265,7 +266,11 @@ fn modify<'e>(
     if last_was_this_patch {
         return Err(vec![already_applied(fp, &r.target)]);
     }
-    let (applied, outside) = super::over::hunks_over(s, fp, &r.target, &cur, judged.since.as_ref(), opts)?;
+    let body = cur.bytes.as_deref().unwrap_or(&[]);
+    let applied = hunks(fp, &r.target, body, opts, true);
+    let since = judged.since.as_ref();
+    let (applied, outside) =
+        super::over::over(s, fp, &r.target, &cur, since, applied, opts.dry_run)?;
     let sha256 = sha256_bytes(&applied.new_body);
     // git's `new mode`: the execute bits follow it (the rest stays the file's).
     let mode = fp.new_mode.map(|m| {
@@ -462,6 +467,7 @@ fn missing(
         Rule::Baseline {
             expect,
             edit: false,
+            call: None,
         },
         true,
     ) {
@@ -505,6 +511,7 @@ fn destination(
                 Rule::Baseline {
                     expect,
                     edit: false,
+                    call: None,
                 },
                 opts.dry_run,
             )
@@ -514,6 +521,7 @@ fn destination(
             let rule = Rule::Baseline {
                 expect,
                 edit: false,
+                call: None,
             };
             let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule, opts.dry_run);
             let last_was_this_patch = expect.is_none()

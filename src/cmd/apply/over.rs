@@ -6,7 +6,6 @@
 
 use std::path::Path;
 
-use super::files::{Options, hunks};
 use crate::edit::outside;
 use crate::edit::patch::{self, FilePatch};
 use crate::error::PatchProblem;
@@ -17,22 +16,24 @@ use crate::settings::Settings;
 
 type Problems = Vec<PatchProblem>;
 
-/// The hunks of `fp` applied to `cur`, and the outside change they landed over (`--merge`).
-pub(super) fn hunks_over(
+/// The hunks of `fp` as `applied` to `cur` (or why not), judged against the change since the
+/// version the session knows (`since`), and the outside change they landed over (`--merge`).
+pub(super) fn over(
     s: &Settings,
     fp: &FilePatch,
     target: &Path,
     cur: &Current,
     since: Option<&Since>,
-    opts: &Options,
+    applied: Result<patch::Applied, Problems>,
+    dry_run: bool,
 ) -> Result<(patch::Applied, Option<Box<OutsideChange>>), Problems> {
     let body = cur.bytes.as_deref().unwrap_or(&[]);
     let since = since.filter(|since| since.mode != Mode::Seen);
-    let applied = match (hunks(fp, target, body, opts, true), since) {
+    let applied = match (applied, since) {
         // The hunks do not fit the file as the change since left it: that change, shown.
         (Err(problems), Some(since)) => {
             let e = match outside::between(&since.known, body).span() {
-                Some(span) => fresh::conflict(s, target, cur, since, span, opts.dry_run),
+                Some(span) => fresh::conflict(s, target, cur, since, span, dry_run),
                 None => return Err(problems),
             };
             return Err(vec![PatchProblem::of(target, fp.line, &e)]);
@@ -40,7 +41,7 @@ pub(super) fn hunks_over(
         (applied, _) => applied?,
     };
     let outside = match since {
-        Some(since) => Some(merged(s, fp, target, cur, since, &applied, opts)?),
+        Some(since) => Some(merged(s, fp, target, cur, since, &applied, dry_run)?),
         None => None,
     };
     Ok((applied, outside))
@@ -57,7 +58,7 @@ fn merged(
     cur: &Current,
     since: &fresh::Since,
     applied: &patch::Applied,
-    opts: &Options,
+    dry_run: bool,
 ) -> Result<Box<OutsideChange>, Problems> {
     let body = cur.bytes.as_deref().unwrap_or(&[]);
     // The lines the hunks change, in the current file (their context lines matched it as
@@ -65,12 +66,12 @@ fn merged(
     let regions = outside::changed_regions(body, &applied.new_body);
     let change = outside::between(&since.known, body);
     if let Some(hit) = change.meets(&regions) {
-        let e = fresh::conflict(s, target, cur, since, hit, opts.dry_run);
+        let e = fresh::conflict(s, target, cur, since, hit, dry_run);
         return Err(vec![PatchProblem::of(target, fp.line, &e)]);
     }
     // Not under --merge: the hunks would land; the answer is the change, now seen.
     if since.mode == fresh::Mode::Show {
-        let e = fresh::show(s, target, cur, since, opts.dry_run);
+        let e = fresh::show(s, target, cur, since, dry_run);
         return Err(vec![PatchProblem::of(target, fp.line, &e)]);
     }
     let shown = fresh::outside_change(target, &since.known, body, since.from);
@@ -79,4 +80,3 @@ fn merged(
         vec![PatchProblem::of(target, fp.line, &e)]
     })
 }
-

@@ -138,19 +138,23 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     let cur = m.load(max_file_bytes, Some(max_file_bytes))?;
     let old_bytes = cur.as_ref().and_then(|c| c.bytes.as_deref()).unwrap_or(&[]);
     let expect = expect_sha256.as_deref();
-    // A line-addressed call, fingerprinted: sent again, its numbers are of the same version.
-    let call = at
-        .as_ref()
-        .map(|a| sha256_bytes(format!("{a:?}").as_bytes()));
-    let rule = match (&at, &call) {
+    // The call, fingerprinted as given: sent again after a `stale` that showed a change, a
+    // line-addressed one still numbers the same version, and one refused for meeting the
+    // change is refused again.
+    let call = sha256_bytes(format!("{at:?}{edits:?}").as_bytes());
+    let rule = match &at {
         // Line numbers hold for the version read, not for the session's own change.
-        (Some((addr, _)), Some(call)) => Rule::Lines {
+        Some((addr, _)) => Rule::Lines {
             expect,
             around: addr.around(),
             numbered: addr.numbered(),
-            call,
+            call: &call,
         },
-        _ => Rule::Baseline { expect, edit: true },
+        None => Rule::Baseline {
+            expect,
+            edit: true,
+            call: Some(&call),
+        },
     };
     let (encoding, judged) = match &cur {
         None => {
