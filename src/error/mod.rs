@@ -141,6 +141,10 @@ pub enum Error {
         /// (docs/model.md#a-living-tree); absent when it did not (then read the file again).
         #[serde(skip_serializing_if = "Option::is_none")]
         change: Option<Box<crate::edit::outside::OutsideChange>>,
+        /// Why there is no `change` although quill keeps the versions read (the version is no
+        /// longer kept, the file is not text); absent when keeping is off.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        change_unavailable: Option<&'static str>,
     },
     /// Exit 3. The file exists, but the call may only create it (`--create-only`, `edit --old ''`,
     /// or another process created it first). Read it and edit it instead. Nothing was clobbered.
@@ -636,6 +640,7 @@ pub(crate) mod tests {
                 deleted: false,
                 reread: None,
                 change: None,
+                change_unavailable: None,
             },
             Error::CreateConflict { path: p() },
             Error::DestinationExists { path: p() },
@@ -853,6 +858,7 @@ pub(crate) mod tests {
             deleted: true,
             reread: None,
             change: None,
+            change_unavailable: None,
         };
         assert!(
             deleted
@@ -866,6 +872,7 @@ pub(crate) mod tests {
             deleted: false,
             reread: None,
             change: None,
+            change_unavailable: None,
         };
         assert!(changed.hint().unwrap().contains("quill read /w/gone.txt"));
         // A line-addressed edit of the session's own version: a read around its lines.
@@ -875,6 +882,7 @@ pub(crate) mod tests {
             deleted: false,
             reread: Some((first, last)),
             change: None,
+            change_unavailable: None,
         };
         assert!(
             renumbered(12, 14)

@@ -185,7 +185,7 @@ pub(crate) fn conflict(
         conflict: since.fingerprint.clone(),
     };
     ask.describe(cur, &since.known, since.from, show)
-        .unwrap_or_else(|| stale(s, target, Gone::No))
+        .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
 }
 
 /// The `stale` answer of a call made against `since` that would land on the current file
@@ -214,7 +214,34 @@ pub(crate) fn show(
         conflict: None,
     };
     ask.describe(cur, &since.known, since.from, show)
-        .unwrap_or_else(|| stale(s, target, Gone::No))
+        .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
+}
+
+/// Why a `stale` answer shows no change although keeping is on.
+const NOT_KEPT: &str = "the version the session knows is not kept (larger than 1 MiB, kept more than 24 hours ago, or dropped for the store's budget)";
+const NOT_TEXT: &str = "the file is not text that quill can diff, or too large to hold";
+
+/// `stale` without the change, saying why (unless keeping is off: then the answer is the
+/// guard's as it was).
+fn unshown(s: &Settings, target: &Path, why: &'static str) -> Error {
+    match stale(s, target, Gone::No) {
+        Error::Stale {
+            path,
+            session,
+            deleted,
+            reread,
+            change,
+            ..
+        } => Error::Stale {
+            path,
+            session,
+            deleted,
+            reread,
+            change,
+            change_unavailable: s.keep_reads.then_some(why),
+        },
+        other => other,
+    }
 }
 
 /// A version the session knows, by its hash, and how it came to know it.
@@ -457,11 +484,14 @@ impl Ask<'_> {
     /// (none: today's bare answer).
     fn showing(&self, cur: &Current, known: &[Known], show: Show) -> Error {
         let kept = self.s.store().session(&self.s.session).kept();
-        known
+        let Some((bytes, from)) = known
             .iter()
             .find_map(|k| Some((kept.load(k.sha256)?, k.from)))
-            .and_then(|(bytes, from)| self.describe(cur, &bytes, from, show))
-            .unwrap_or_else(|| stale(self.s, self.target, Gone::No))
+        else {
+            return unshown(self.s, self.target, NOT_KEPT);
+        };
+        self.describe(cur, &bytes, from, show)
+            .unwrap_or_else(|| unshown(self.s, self.target, NOT_TEXT))
     }
 
     /// `stale` with the change from `known` to `cur` (None: it cannot be shown as text), the
@@ -517,6 +547,7 @@ impl Ask<'_> {
             deleted: false,
             reread: None,
             change: Some(Box::new(change)),
+            change_unavailable: None,
         })
     }
 }
@@ -634,6 +665,7 @@ pub(crate) fn stale(s: &Settings, target: &Path, gone: Gone) -> Error {
         deleted: gone == Gone::Yes,
         reread: None,
         change: None,
+        change_unavailable: None,
     }
 }
 
@@ -646,6 +678,7 @@ fn stale_lines(s: &Settings, target: &Path, around: (usize, usize)) -> Error {
         deleted: false,
         reread: Some(around),
         change: None,
+        change_unavailable: None,
     }
 }
 

@@ -313,6 +313,7 @@ fn delete(m: &Member) -> Result<()> {
             deleted: false,
             reread: None,
             change: None,
+            change_unavailable: None,
         });
     }
     m.parent.remove_target()

@@ -423,6 +423,13 @@ pub(crate) fn render_error(e: &mut dyn Write, err: &Error, p: &Palette) {
     {
         render_change(e, change, "  ");
     }
+    if let Error::Stale {
+        change_unavailable: Some(why),
+        ..
+    } = err
+    {
+        let _ = writeln!(e, "  no diff of the change: {why}");
+    }
     if let Some(hint) = err.hint() {
         let _ = writeln!(e, "{}  hint: {hint}{}", p.dim, p.reset);
     }

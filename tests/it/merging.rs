@@ -583,7 +583,13 @@ fn the_kept_store_holds_what_was_read_privately_and_goes_with_forget_and_clear()
     let changed = big.replacen("line 000001 ", "LINE 000001 ", 1);
     env.write("big.txt", &changed);
     let call = ["edit", "big.txt", "--old", "line 000005 ", "--new", "five "];
-    bare_stale(&env.json(&call));
+    let first = env.json(&call);
+    bare_stale(&first);
+    // ... and says why there is no diff.
+    let why = first.json["error"]["changeUnavailable"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(why.contains("not kept"), "{}", first.json);
     bare_stale(&env.json(&call));
     env.assert_file("big.txt", &changed);
 }
