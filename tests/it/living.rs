@@ -738,7 +738,7 @@ fn no_call_writes_over_a_change_the_session_was_not_shown() {
     }
     let s = &stats;
     eprintln!(
-        "living: {cases} cases, {} agent calls: {} refused, {} usage (--merge unknown), ok: \
+        "living: {cases} cases, {} agent calls: {} refused, {} usage, ok: \
          {} edits, {} writes, {} applies, {} undos, {} merged; {} markers made, {} removed \
          after being shown, {} stale answers with the change",
         s.calls.get(),
