@@ -28,7 +28,9 @@ pub struct OutsideChange {
     /// change of the file), `shown` (the version an earlier `stale` answer showed).
     pub since: &'static str,
     /// Bare unified hunks from that version to the file as it is now, as a mutation's `diff`
-    /// (at most 200 lines; UTF-16 and legacy encodings shown decoded).
+    /// (at most 200 lines; UTF-16 and legacy encodings shown decoded). For a conflict or a
+    /// line-addressed edit the hunks nearest the call's lines come first, so that a cut keeps
+    /// the ones it needs.
     pub diff: String,
     /// Lines only in the current file.
     pub added: usize,

@@ -504,19 +504,24 @@ impl Ask<'_> {
         show: Show,
     ) -> Option<Error> {
         let now = cur.bytes.as_deref()?;
-        let mut change = outside_change(self.target, known, now, from)?;
+        // A line-addressed call's lines now (an insertion after line N shows as N..N), or
+        // the lines of the change that touched them.
+        let lines = show
+            .lines
+            .map(|(first, last)| through(known, now, first, last).map(|(a, b)| (a.min(b), b)));
+        // The hunks a cut diff keeps first: those nearest the call's lines.
+        let near = show.overlap.or(lines.map(|l| l.unwrap_or_else(|hit| hit)));
+        let mut change = outside_change_near(self.target, known, now, from, near)?;
         change.resend = show.resend;
         change.refused = show.refused;
         change.overlap = show.overlap.map(span);
-        if let Some((first, last)) = show.lines {
-            match through(known, now, first, last) {
-                // An insertion after line N shows as N..N.
-                Ok((a, b)) => change.lines_now = Some(span((a.min(b), b))),
-                Err(hit) => {
-                    change.overlap = Some(span(hit));
-                    change.resend = false;
-                }
+        match lines {
+            Some(Ok(moved)) => change.lines_now = Some(span(moved)),
+            Some(Err(hit)) => {
+                change.overlap = Some(span(hit));
+                change.resend = false;
             }
+            None => {}
         }
         // A cut diff does not show the whole change: it cannot count as seen.
         if change.diff_truncated && change.resend {
@@ -596,12 +601,24 @@ pub(crate) fn outside_change(
     now: &[u8],
     from: &'static str,
 ) -> Option<OutsideChange> {
+    outside_change_near(target, known, now, from, None)
+}
+
+/// `outside_change`, the hunks nearest the current lines `near` first (a cut diff keeps the
+/// ones the call needs).
+fn outside_change_near(
+    target: &Path,
+    known: &[u8],
+    now: &[u8],
+    from: &'static str,
+    near: Option<(usize, usize)>,
+) -> Option<OutsideChange> {
     let (old, new) = (as_text(known)?, as_text(now)?);
     let place = PatchTarget {
         path: target,
         prefixed: false,
     };
-    let rendered = diff::render(&old, &new, &place, false);
+    let rendered = diff::render_near(&old, &new, &place, false, near);
     Some(OutsideChange {
         since: from,
         diff: rendered.diff,

@@ -70,6 +70,19 @@ pub struct Rendered {
 /// patch adds the file against `/dev/null` with `new file mode 100644`, even when `new` is
 /// empty.
 pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Rendered {
+    render_near(old, new, target, created, None)
+}
+
+/// `render`, the display diff's hunks nearest the new file's lines `near` (1-based,
+/// inclusive) first — the ones a reader needs first when the diff is cut — and the patch in
+/// file order, as ever.
+pub fn render_near(
+    old: &[u8],
+    new: &[u8],
+    target: &PatchTarget,
+    created: bool,
+    near: Option<(usize, usize)>,
+) -> Rendered {
     let old: &[u8] = if created { &[] } else { old };
     let mut out = Rendered {
         diff: String::new(),
@@ -102,11 +115,28 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
     let mut display = Capped::new(DIFF_MAX_LINES);
     let mut patch = Capped::new(PATCH_MAX_LINES);
     write_patch_header(&mut patch, target, created);
-    for hunk in group_diff_ops(ops, CONTEXT_LINES) {
-        if display.full && patch.full {
-            break;
+    let hunks = group_diff_ops(ops, CONTEXT_LINES);
+    match near {
+        None => {
+            for hunk in &hunks {
+                if display.full && patch.full {
+                    break;
+                }
+                write_hunk(&mut display, &mut patch, &window, hunk, hide_bom);
+            }
         }
-        write_hunk(&mut display, &mut patch, &window, &hunk, hide_bom);
+        Some(near) => {
+            let mut unused = Capped::new(0);
+            for hunk in &hunks {
+                write_hunk(&mut unused, &mut patch, &window, hunk, hide_bom);
+            }
+            let mut order: Vec<&Vec<DiffOp>> = hunks.iter().collect();
+            order.sort_by_key(|h| distance(h, window.first_line, near));
+            let mut unused = Capped::new(0);
+            for hunk in order {
+                write_hunk(&mut display, &mut unused, &window, hunk, hide_bom);
+            }
+        }
     }
 
     out.diff = String::from_utf8_lossy(&display.buf).into_owned();
@@ -126,6 +156,20 @@ pub fn render(old: &[u8], new: &[u8], target: &PatchTarget, created: bool) -> Re
         }
     }
     out
+}
+
+/// How far hunk `h` (of a window starting at line `base`, 0-based) is from the new file's
+/// lines `near` (1-based, inclusive): 0 when they share a line.
+fn distance(h: &[DiffOp], base: usize, (first, last): (usize, usize)) -> usize {
+    let (Some(a), Some(b)) = (h.first(), h.last()) else {
+        return usize::MAX;
+    };
+    let (start, end) = (base + a.new_range().start + 1, base + b.new_range().end);
+    if end < first {
+        first - end
+    } else {
+        start.saturating_sub(last)
+    }
 }
 
 /// The part of both files the line diff has to look at: the differing middle plus up to
@@ -550,6 +594,40 @@ mod tests {
             path: Path::new(REL),
             prefixed: true,
         }
+    }
+
+    #[test]
+    fn a_cut_diff_keeps_the_hunks_nearest_the_lines_asked_for_first() {
+        // 300 lines, every tenth changed: 30 hunks, far more than the display keeps.
+        let old: String = (1..=300).map(|i| format!("line {i}\n")).collect();
+        let new: String = (1..=300)
+            .map(|i| {
+                if i % 10 == 0 {
+                    format!("LINE {i}\n")
+                } else {
+                    format!("line {i}\n")
+                }
+            })
+            .collect();
+        let plain = render(old.as_bytes(), new.as_bytes(), &rel(), false);
+        let near = render_near(
+            old.as_bytes(),
+            new.as_bytes(),
+            &rel(),
+            false,
+            Some((280, 280)),
+        );
+        assert!(plain.diff_truncated && near.diff_truncated);
+        assert!(plain.diff.contains("+LINE 10\n") && !plain.diff.contains("+LINE 280\n"));
+        assert!(
+            near.diff.starts_with("@@ -277,7 +277,7 @@\n"),
+            "{}",
+            near.diff
+        );
+        assert!(near.diff.contains("+LINE 280\n"));
+        // The patch stays in file order, whole or not at all, as `render`'s.
+        assert_eq!(near.patch, plain.patch);
+        assert_eq!((near.added, near.removed), (plain.added, plain.removed));
     }
 
     /// A command isolated from the user's git configuration (autocrlf and friends).

@@ -290,6 +290,32 @@ fn a_change_cut_from_the_diff_is_not_counted_as_seen() {
     env.assert_file(F, text_of(&now));
 }
 
+// A cut diff keeps the hunks a line-addressed call needs first: those around its lines.
+#[test]
+fn a_cut_diff_shows_the_hunks_near_the_call_first() {
+    let env = TestEnv::new();
+    let lines: Vec<String> = (1..=400).map(|k| format!("line {k}")).collect();
+    env.write(F, text_of(&lines));
+    env.json(&["read", F]).ok();
+    // Every tenth line changed outside: 40 hunks, more than 200 lines of diff.
+    let now: Vec<String> = (1..=400)
+        .map(|k| match k % 10 {
+            0 => format!("LINE {k}"),
+            _ => format!("line {k}"),
+        })
+        .collect();
+    env.write(F, text_of(&now));
+    let c = stale(&env.json(&at_lines("--lines", "395-395", "X")));
+    assert!(c.diff_truncated, "{}", c.diff);
+    assert!(
+        c.diff.contains("+LINE 390\n") && c.diff.contains("+LINE 400\n"),
+        "{}",
+        c.diff
+    );
+    assert!(!c.diff.contains("+LINE 10\n"), "{}", c.diff);
+    env.assert_file(F, text_of(&now));
+}
+
 #[test]
 fn line_numbers_follow_the_change_or_name_the_conflict() {
     let env = TestEnv::new();
