@@ -189,6 +189,13 @@ impl Outside {
     }
 }
 
+/// The lines `regions` span, as people number them (None: no region).
+pub(crate) fn around(regions: &[Range<usize>]) -> Option<(usize, usize)> {
+    let first = regions.iter().map(|r| r.start).min()?;
+    let last = regions.iter().map(|r| r.end).max()?;
+    Some((first + 1, last.max(first + 1)))
+}
+
 /// The lines of `before` that `after` changes, as ranges of `before` (the region of a call:
 /// what it rewrote, in the version it applied to).
 pub(crate) fn changed_regions(before: &[u8], after: &[u8]) -> Vec<Range<usize>> {
@@ -279,6 +286,13 @@ mod tests {
         assert_eq!(o.translate(2, 3), Err((1, 1)));
         // A point shows as the lines around it.
         assert_eq!(shown(&(0..0)), (1, 1));
+    }
+
+    #[test]
+    fn around_spans_the_regions() {
+        assert_eq!(around(&[3..4, 9..9]), Some((4, 9)));
+        assert_eq!(around(&[5..5]), Some((6, 6)));
+        assert_eq!(around(&[]), None);
     }
 
     #[test]

@@ -183,6 +183,7 @@ pub(crate) fn conflict(
         lines: None,
         refused: "",
         conflict: since.fingerprint.clone(),
+        near: None,
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
@@ -196,6 +197,7 @@ pub(crate) fn show(
     target: &Path,
     cur: &Current,
     since: &Since,
+    near: Option<(usize, usize)>,
     dry_run: bool,
 ) -> Error {
     let ask = Ask {
@@ -212,6 +214,7 @@ pub(crate) fn show(
         lines: None,
         refused: "",
         conflict: None,
+        near,
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
@@ -265,6 +268,8 @@ struct Show {
     refused: &'static str,
     /// The fingerprint of the call refused for meeting the change (`ShownVersion::refused`).
     conflict: Option<String>,
+    /// The current lines the call changes: a cut diff keeps the hunks nearest them first.
+    near: Option<(usize, usize)>,
 }
 
 impl Show {
@@ -278,6 +283,7 @@ impl Show {
             lines: None,
             refused: "",
             conflict: None,
+            near: None,
         }
     }
 
@@ -442,6 +448,7 @@ impl Ask<'_> {
             lines: Some(numbered),
             refused: "",
             conflict: None,
+            near: None,
         };
         let known = [Known {
             sha256: &numbering,
@@ -510,7 +517,7 @@ impl Ask<'_> {
             .lines
             .map(|(first, last)| through(known, now, first, last).map(|(a, b)| (a.min(b), b)));
         // The hunks a cut diff keeps first: those nearest the call's lines.
-        let near = show.overlap.or(lines.map(|l| l.unwrap_or_else(|hit| hit)));
+        let near = (show.overlap.or(show.near)).or(lines.map(|l| l.unwrap_or_else(|hit| hit)));
         let mut change = outside_change_near(self.target, known, now, from, near)?;
         change.resend = show.resend;
         change.refused = show.refused;

@@ -313,6 +313,14 @@ fn a_cut_diff_shows_the_hunks_near_the_call_first() {
         c.diff
     );
     assert!(!c.diff.contains("+LINE 10\n"), "{}", c.diff);
+    // An edit by text: the hunks around the lines it would change.
+    let c = stale(&env.json(&edit("line 385\n", "mine\n")));
+    assert!(
+        c.diff_truncated && c.diff.contains("+LINE 380\n"),
+        "{}",
+        c.diff
+    );
+    assert!(!c.diff.contains("+LINE 10\n"), "{}", c.diff);
     env.assert_file(F, text_of(&now));
 }
 

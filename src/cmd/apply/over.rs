@@ -71,7 +71,7 @@ fn merged(
     }
     // Not under --merge: the hunks would land; the answer is the change, now seen.
     if since.mode == fresh::Mode::Show {
-        let e = fresh::show(s, target, cur, since, dry_run);
+        let e = fresh::show(s, target, cur, since, outside::around(&regions), dry_run);
         return Err(vec![PatchProblem::of(target, fp.line, &e)]);
     }
     let shown = fresh::outside_change(target, &since.known, body, since.from);

@@ -320,7 +320,10 @@ impl<'a> Merging<'a> {
             (Some(hit), _) => Err(fresh::conflict(
                 s, target, self.cur, self.since, hit, dry_run,
             )),
-            (None, Mode::Show) => Err(fresh::show(s, target, self.cur, self.since, dry_run)),
+            (None, Mode::Show) => {
+                let near = outside::around(&regions);
+                Err(fresh::show(s, target, self.cur, self.since, near, dry_run))
+            }
             (None, _) => Ok(()),
         }
     }
