@@ -8,7 +8,8 @@
 #   3. `quill read` of a 1 MiB file (the largest kept), changed before every read;
 #   4. a one-line `quill edit` toggled back and forth (the new content kept after each change);
 # with callgrind's instruction counts for 1 and 2 when valgrind is there (load-independent).
-# BASE=/path/to/an/older/quill adds that binary's read as a third column (today vs then).
+# BASE=/path/to/an/older/quill adds that binary's read beside this one (wall, and callgrind's
+# instructions of a 6-byte read).
 # Usage: bench/kept.sh [CALLS]   (default 300). Timing: bench/lib.sh. No assertion.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,5 +63,13 @@ if command -v valgrind >/dev/null; then
   new=$(ir "$Q" --state-dir "$W/on" --session bench read src.rs)
   plain=$(QUILL_KEEP_READS=0 ir "$Q" --state-dir "$W/off" --session bench read src.rs)
   echo
+  if [ -n "${BASE:-}" ]; then
+    echo hello > small.txt
+    "$Q" --state-dir "$W/s-new" read small.txt >/dev/null
+    "$BASE" --state-dir "$W/s-base" read small.txt >/dev/null
+    a=$(ir "$Q" --state-dir "$W/s-new" read small.txt)
+    b=$(ir "$BASE" --state-dir "$W/s-base" read small.txt)
+    echo "instructions (callgrind) of a 6-byte read, empty state: $(basename "$BASE") ${b}, this quill ${a} ($(awk -v a="$a" -v b="$b" 'BEGIN{printf "%+.1f%%", (a-b)*100/b}'))"
+  fi
   echo "instructions (callgrind) of a 100 KB read: keeping off ${plain}; version kept already ${kept} ($(awk -v a="$kept" -v b="$plain" 'BEGIN{printf "%+.1f%%", (a-b)*100/b}')); new version ${new} ($(awk -v a="$new" -v b="$plain" 'BEGIN{printf "%+.1f%%", (a-b)*100/b}'))"
 fi

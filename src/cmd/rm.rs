@@ -59,11 +59,7 @@ pub(crate) fn run(s: &Settings, req: RmRequest) -> Result<Report> {
         dry_run,
     } = req;
     let m = Mutation::begin(s, resolved, "rm", dry_run)?;
-    let rule = Rule::Baseline {
-        expect: expect_sha256.as_deref(),
-        edit: false,
-        call: None,
-    };
+    let rule = Rule::whole(expect_sha256.as_deref());
     let Some(cur) = m.load(MAX_SESSION_BYTES, None)? else {
         // Gone: `stale` when the session knew it (someone deleted it since), else not_found.
         m.judge(None, rule)?;

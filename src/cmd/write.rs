@@ -105,14 +105,7 @@ pub(crate) fn run(s: &Settings, req: WriteRequest) -> Result<Report> {
         return Err(Error::CreateConflict { path: target });
     }
     let expect = expect_sha256.as_deref();
-    m.judge(
-        cur.as_ref(),
-        Rule::Baseline {
-            expect,
-            edit: false,
-            call: None,
-        },
-    )?;
+    m.judge(cur.as_ref(), Rule::whole(expect))?;
     if let Some(c) = cur.as_ref().filter(|c| total == 0 && c.meta.len() > 0)
         && !allow_empty
     {

@@ -17,6 +17,7 @@ use serde::Serialize;
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::plan::LineSpan;
+use crate::text::diff::split_lines;
 
 /// What changed in a file since the version a session knows (docs/model.md#a-living-tree): in
 /// a `stale` answer (`error.change`) and in an edit `--merge` landed over it
@@ -61,6 +62,17 @@ pub struct OutsideChange {
     pub refused: &'static str,
 }
 
+impl OutsideChange {
+    /// The version the change starts from, in words: "the session's …".
+    pub(crate) fn since_words(&self) -> &'static str {
+        match self.since {
+            "write" => "own last change",
+            "shown" => "last look",
+            _ => "read",
+        }
+    }
+}
+
 /// One changed stretch: lines `old` of the known version became lines `new` of the current
 /// one (0-based, half-open; an empty range is a point: an insertion or a deletion there).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,11 +85,6 @@ pub(crate) struct Hunk {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Outside {
     pub hunks: Vec<Hunk>,
-}
-
-/// Lines of `text`, each with its `\n` (the last one may have none).
-pub(crate) fn split_lines(text: &[u8]) -> Vec<&[u8]> {
-    text.split_inclusive(|&b| b == b'\n').collect()
 }
 
 /// The change from `known` to `now`. Common leading and trailing lines are matched first, so

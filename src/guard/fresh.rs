@@ -60,6 +60,18 @@ pub(crate) enum Rule<'a> {
     Absent,
 }
 
+impl<'a> Rule<'a> {
+    /// `Baseline` for a change of the whole file (write, rm, a section of apply that creates,
+    /// deletes or moves one): no diff authorizes it.
+    pub(crate) fn whole(expect: Option<&'a str>) -> Rule<'a> {
+        Rule::Baseline {
+            expect,
+            edit: false,
+            call: None,
+        }
+    }
+}
+
 /// What the judgement found out about the caller's knowledge of the file.
 #[derive(Debug, Default)]
 pub(crate) struct Judged {
@@ -169,12 +181,6 @@ pub(crate) fn conflict(
     overlap: (usize, usize),
     dry_run: bool,
 ) -> Error {
-    let ask = Ask {
-        s,
-        loaded: None,
-        target,
-        dry_run,
-    };
     let show = Show {
         resend: false,
         record: true,
@@ -185,8 +191,7 @@ pub(crate) fn conflict(
         conflict: since.fingerprint.clone(),
         near: None,
     };
-    ask.describe(cur, &since.known, since.from, show)
-        .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
+    answer(s, target, cur, since, show, dry_run)
 }
 
 /// The `stale` answer of a call made against `since` that would land on the current file
@@ -200,12 +205,6 @@ pub(crate) fn show(
     near: Option<(usize, usize)>,
     dry_run: bool,
 ) -> Error {
-    let ask = Ask {
-        s,
-        loaded: None,
-        target,
-        dry_run,
-    };
     let show = Show {
         resend: true,
         record: true,
@@ -215,6 +214,24 @@ pub(crate) fn show(
         refused: "",
         conflict: None,
         near,
+    };
+    answer(s, target, cur, since, show, dry_run)
+}
+
+/// `stale` for a call made against `since`, the change shown as `show` says.
+fn answer(
+    s: &Settings,
+    target: &Path,
+    cur: &Current,
+    since: &Since,
+    show: Show,
+    dry_run: bool,
+) -> Error {
+    let ask = Ask {
+        s,
+        loaded: None,
+        target,
+        dry_run,
     };
     ask.describe(cur, &since.known, since.from, show)
         .unwrap_or_else(|| unshown(s, target, NOT_TEXT))
@@ -227,23 +244,13 @@ const NOT_TEXT: &str = "the file is not text that quill can diff, or too large t
 /// `stale` without the change, saying why (unless keeping is off: then the answer is the
 /// guard's as it was).
 fn unshown(s: &Settings, target: &Path, why: &'static str) -> Error {
-    match stale(s, target, Gone::No) {
-        Error::Stale {
-            path,
-            session,
-            deleted,
-            reread,
-            change,
-            ..
-        } => Error::Stale {
-            path,
-            session,
-            deleted,
-            reread,
-            change,
-            change_unavailable: s.keep_reads.then_some(why),
-        },
-        other => other,
+    Error::Stale {
+        path: target.to_path_buf(),
+        session: s.session.clone(),
+        deleted: false,
+        reread: None,
+        change: None,
+        change_unavailable: s.keep_reads.then_some(why),
     }
 }
 
@@ -644,11 +651,7 @@ pub(crate) fn merged_message(target: &Path, change: &OutsideChange, dry_run: boo
     format!(
         "{} changed since this session's {} of it (+{} -{} lines), away from the lines this call changes; the call {} to the current file. The change:\n{}",
         target.display(),
-        match change.since {
-            "write" => "own last change",
-            "shown" => "last look",
-            _ => "read",
-        },
+        change.since_words(),
         change.added,
         change.removed,
         if dry_run {

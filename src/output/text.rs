@@ -437,22 +437,16 @@ pub(crate) fn render_error(e: &mut dyn Write, err: &Error, p: &Palette) {
 
 /// A `stale` answer's change since the version the session knows: a line, then the diff.
 fn render_change(e: &mut dyn Write, change: &crate::report::OutsideChange, indent: &str) {
-    {
-        let _ = writeln!(
-            e,
-            "{indent}the change since the session's {} (+{} -{} lines{}):",
-            match change.since {
-                "write" => "own last change",
-                "shown" => "last look",
-                _ => "read",
-            },
-            change.added,
-            change.removed,
-            if change.diff_truncated { ", cut" } else { "" }
-        );
-        for line in change.diff.lines() {
-            let _ = writeln!(e, "{indent}{line}");
-        }
+    let _ = writeln!(
+        e,
+        "{indent}the change since the session's {} (+{} -{} lines{}):",
+        change.since_words(),
+        change.added,
+        change.removed,
+        if change.diff_truncated { ", cut" } else { "" }
+    );
+    for line in change.diff.lines() {
+        let _ = writeln!(e, "{indent}{line}");
     }
 }
 

@@ -497,7 +497,9 @@ fn quote_chars(out: &mut String, path: &str) {
     }
 }
 
-fn split_lines(buf: &[u8]) -> Vec<&[u8]> {
+/// Lines of `buf`, each with its `\n` (the last may have none): the one way quill splits a
+/// file into lines for a diff (`edit::outside` too).
+pub(crate) fn split_lines(buf: &[u8]) -> Vec<&[u8]> {
     buf.split_inclusive(|&b| b == b'\n').collect()
 }
 

@@ -459,18 +459,7 @@ fn missing(
     r: &Resolved,
     expect: Option<&str>,
 ) -> Problems {
-    let e = match fresh::judge(
-        s,
-        session,
-        &r.target,
-        None,
-        Rule::Baseline {
-            expect,
-            edit: false,
-            call: None,
-        },
-        true,
-    ) {
+    let e = match fresh::judge(s, session, &r.target, None, Rule::whole(expect), true) {
         Err(e) => e,
         Ok(_) => paths::not_found(&r.target),
     };
@@ -508,21 +497,13 @@ fn destination(
                 opts.session,
                 &r.target,
                 None,
-                Rule::Baseline {
-                    expect,
-                    edit: false,
-                    call: None,
-                },
+                Rule::whole(expect),
                 opts.dry_run,
             )
             .map_err(one)?;
         }
         Some(c) => {
-            let rule = Rule::Baseline {
-                expect,
-                edit: false,
-                call: None,
-            };
+            let rule = Rule::whole(expect);
             let fresh = fresh::judge(s, opts.session, &r.target, Some(c), rule, opts.dry_run);
             let last_was_this_patch = expect.is_none()
                 && opts

@@ -187,7 +187,7 @@ pub(crate) fn run(s: &Settings, req: EditRequest) -> Result<Report> {
     // The file changed since the version the call was made against: its line numbers move
     // with the change, and under --merge the change must leave the edit's lines alone.
     let since = match (&judged.since, &cur) {
-        (Some(since), Some(c)) => Some(Merging::new(since, c, encoding)),
+        (Some(since), Some(c)) => Some(Merging::new(since, c, &body, encoding)),
         _ => None,
     };
     if let (Some(m), Some((addr, _))) = (&since, at.as_mut()) {
@@ -266,14 +266,18 @@ struct Merging<'a> {
 }
 
 impl<'a> Merging<'a> {
-    fn new(since: &'a Since, cur: &'a guard::Current, encoding: Encoding) -> Merging<'a> {
-        let now = cur.bytes.as_deref().unwrap_or_default();
+    /// `body` is the current file's text (decoded as `encoding`), which the edit applies to.
+    fn new(
+        since: &'a Since,
+        cur: &'a guard::Current,
+        body: &[u8],
+        encoding: Encoding,
+    ) -> Merging<'a> {
         let (known, _) = encoding::decode(&since.known, encoding);
-        let (body, _) = encoding::decode(now, encoding);
         Merging {
             since,
             cur,
-            outside: outside::between(&known, &body),
+            outside: outside::between(&known, body),
         }
     }
 
