@@ -262,7 +262,7 @@ echo "wall: median (min) of $RUNS runs; CPU: medians of user+sys — client: qui
   "far: all that sshd ran for the connection (sshd, shell, far command); far cmd: the far quill or rsync" \
   "alone. RSS: peaks. Ratios: quill / rsync. Load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores."
 echo
-echo "| work | quill wall | rsync wall | wall | CPU client quill / rsync | | CPU far | | CPU both | | CPU far cmd | RSS client | RSS far cmd |"
+echo "| work | quill wall | rsync wall | ratio | CPU client quill / rsync | ratio | CPU far quill / rsync | ratio | CPU both sides | ratio | CPU far cmd | RSS client | RSS far cmd |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 rows "push ${SIZE_MIB} MiB vs rsync --whole-file" qpush rpush
 [ "$HAVE_FSYNC" = 1 ] && rows "(push vs rsync --whole-file --fsync)" qpush rpushf
