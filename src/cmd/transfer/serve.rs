@@ -38,6 +38,8 @@ pub(super) fn run(s: &Settings, protocol: u32) -> Result<Report> {
             "--serve is the far side of a transfer across machines, started through ssh; it is not a tool call",
         ));
     }
+    // Small messages are gathered; a data frame, larger than this, leaves in one vectored
+    // write straight from its buffer (`wire::write_frame`).
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let sent = out
         .write_all(wire::hello(env!("CARGO_PKG_VERSION")).as_bytes())
@@ -46,7 +48,8 @@ pub(super) fn run(s: &Settings, protocol: u32) -> Result<Report> {
         // The near side reads the hello line and names the versions.
         return Ok(Report::Generated(String::new()));
     }
-    let mut input = BufReader::with_capacity(2 * BUF, io::stdin().lock());
+    // Smaller than a data frame, so a frame's payload is read straight into its buffer.
+    let mut input = BufReader::with_capacity(64 * 1024, io::stdin().lock());
     let mut buf = Vec::new();
     let req: Request = match wire::read_frame(&mut input, &mut buf) {
         Ok(Some(wire::REQUEST)) => {

@@ -106,7 +106,9 @@ pub(super) fn connect(d: &Dial<'_>) -> Result<Link> {
         child,
         host: d.host.to_string(),
         version: String::new(),
-        input: Some(BufWriter::with_capacity(super::stream::BUF + 64, input)),
+        // Small messages are gathered; a data frame, larger than this, leaves in one vectored
+        // write straight from its buffer (`wire::write_frame`).
+        input: Some(BufWriter::with_capacity(64 * 1024, input)),
         output: None,
         stderr,
         stderr_reader,
@@ -158,7 +160,8 @@ impl Link {
     fn hello(&mut self, output: ChildStdout) -> Result<(Option<Hello>, BufReader<ChildStdout>)> {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let mut reader = BufReader::with_capacity(super::stream::BUF + 64, output);
+            // Smaller than a data frame, so a frame's payload is read straight into its buffer.
+            let mut reader = BufReader::with_capacity(64 * 1024, output);
             let hello = wire::read_hello(&mut reader).map(|(h, _)| h);
             let _ = tx.send((hello, reader));
         });

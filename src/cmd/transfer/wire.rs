@@ -67,14 +67,24 @@ pub fn read_hello(r: &mut impl BufRead) -> io::Result<(Option<Hello>, String)> {
     }
 }
 
-/// Write one frame.
+/// Write one frame: header and payload in one vectored write, so a large payload goes
+/// straight from its buffer to the pipe (a `BufWriter` smaller than it does not copy it).
 pub fn write_frame(w: &mut impl Write, tag: u8, payload: &[u8]) -> io::Result<()> {
     let len = u32::try_from(payload.len()).map_err(io::Error::other)?;
     let mut head = [0u8; 5];
     head[0] = tag;
     head[1..].copy_from_slice(&len.to_be_bytes());
-    w.write_all(&head)?;
-    w.write_all(payload)
+    let mut slices = [io::IoSlice::new(&head), io::IoSlice::new(payload)];
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        match w.write_vectored(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Write one JSON message frame (`tag` is `REQUEST`, `JSON` or `END`).
