@@ -1,0 +1,1 @@
+//! `quill transfer` to and from `host:path` through a real OpenSSH server (`sshd.rs`).
