@@ -39,6 +39,7 @@ mod planted;
 mod read;
 mod reference;
 mod remote;
+mod remote_faults;
 mod resolve;
 mod rm;
 mod schema;
