@@ -264,6 +264,9 @@ Register-ArgumentCompleter -Native -CommandName 'quill' -ScriptBlock {
         'quill;transfer' {
             [CompletionResult]::new('--replace-sha256', '--replace-sha256', [CompletionResultType]::ParameterName, 'Replace an existing destination only if it has this SHA-256')
             [CompletionResult]::new('--expect-sha256', '--expect-sha256', [CompletionResultType]::ParameterName, 'The source must have this SHA-256 (checked on what was read)')
+            [CompletionResult]::new('--rsh', '--rsh', [CompletionResultType]::ParameterName, 'The command that reaches another machine, split like a shell would (`ssh -p 2222`)')
+            [CompletionResult]::new('--remote-quill', '--remote-quill', [CompletionResultType]::ParameterName, 'The command that runs quill on the other machine, given to its shell as it is (`/opt/bin/quill`; global options for that side may follow, such as its root)')
+            [CompletionResult]::new('--serve', '--serve', [CompletionResultType]::ParameterName, 'The far side of a transfer across machines: speak this protocol version on stdin and stdout (`ssh HOST quill transfer --serve 1 - -`; SRC and DST are not used)')
             [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Progress on stderr')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]')

@@ -1358,7 +1358,7 @@ _quill() {
             return 0
             ;;
         quill__subcmd__transfer)
-            opts="-h -V --move --replace-sha256 --expect-sha256 --no-parents --parents --progress --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
+            opts="-h -V --move --replace-sha256 --expect-sha256 --no-parents --parents --rsh --remote-quill --serve --progress --json --text --session --state-dir --root --read-only --strict --merge --no-keep-reads --lock-timeout --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1369,6 +1369,18 @@ _quill() {
                     return 0
                     ;;
                 --expect-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rsh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-quill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --serve)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

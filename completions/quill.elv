@@ -255,6 +255,9 @@ set edit:completion:arg-completer[quill] = {|@words|
         &'quill;transfer'= {
             cand --replace-sha256 'Replace an existing destination only if it has this SHA-256'
             cand --expect-sha256 'The source must have this SHA-256 (checked on what was read)'
+            cand --rsh 'The command that reaches another machine, split like a shell would (`ssh -p 2222`)'
+            cand --remote-quill 'The command that runs quill on the other machine, given to its shell as it is (`/opt/bin/quill`; global options for that side may follow, such as its root)'
+            cand --serve 'The far side of a transfer across machines: speak this protocol version on stdin and stdout (`ssh HOST quill transfer --serve 1 - -`; SRC and DST are not used)'
             cand --progress 'Progress on stderr'
             cand --session 'The session whose read baselines guard changes (also QUILL_SESSION) [default: default]'
             cand --state-dir 'Where sessions, locks and undo history live (also QUILL_STATE_DIR) [default: $XDG_STATE_HOME/quill]'

@@ -684,6 +684,9 @@ complete -c quill -n "__fish_quill_using_subcommand grep" -s h -l help -d 'Print
 complete -c quill -n "__fish_quill_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l replace-sha256 -d 'Replace an existing destination only if it has this SHA-256' -r
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l expect-sha256 -d 'The source must have this SHA-256 (checked on what was read)' -r
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l rsh -d 'The command that reaches another machine, split like a shell would (`ssh -p 2222`)' -r
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l remote-quill -d 'The command that runs quill on the other machine, given to its shell as it is (`/opt/bin/quill`; global options for that side may follow, such as its root)' -r
+complete -c quill -n "__fish_quill_using_subcommand transfer" -l serve -d 'The far side of a transfer across machines: speak this protocol version on stdin and stdout (`ssh HOST quill transfer --serve 1 - -`; SRC and DST are not used)' -r
 complete -c quill -n "__fish_quill_using_subcommand transfer" -l progress -d 'Progress on stderr' -r -f -a "auto\t'A bar when stderr is a terminal and the file is large'
 json\t'JSON lines on stderr'
 none\t'Nothing'"

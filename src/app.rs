@@ -476,7 +476,7 @@ fn dispatch(s: &Settings, command: Command, out: Option<&Out>) -> Result<Report>
         Command::Edit(args) => cmd::edit::run(s, args.resolve(s)?),
         Command::Glob(args) => cmd::glob::run(s, args.resolve(s, out.cloned())?),
         Command::Grep(args) => cmd::grep::run(s, args.resolve(s, out.cloned())?),
-        Command::Transfer(args) => cmd::transfer::run(s, args.resolve(s)?),
+        Command::Transfer(args) => cmd::transfer::dispatch(s, args),
         Command::Undo(args) => cmd::undo::run(s, args.resolve(s)?),
         Command::Rm(args) => cmd::rm::run(s, args.resolve(s)?),
         Command::Apply(args) => cmd::apply::run(s, args.resolve(s)?),

@@ -90,6 +90,10 @@ struct ErrorObject {
     message: String,
     /// What to do next — often the exact next call; null when there is nothing to suggest.
     hint: Option<String>,
+    /// A transfer across machines: the other machine, when the failure happened there (the
+    /// kind is then the far quill's own) or on the way to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    host: Option<String>,
 }
 
 /// `read` answers a file's page or, for a directory, a page of its listing.

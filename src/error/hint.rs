@@ -50,6 +50,14 @@ impl Error {
             | Error::StateUnavailable { .. }
             | Error::ConverterMissing { .. }
             | Error::Interrupted => system_hint(self),
+            Error::ConnectionFailed { fix, .. }
+            | Error::RemoteQuillMissing { fix, .. }
+            | Error::RemoteVersion { fix, .. }
+            | Error::CommitUnknown { fix, .. } => Some(fix.clone()),
+            Error::ConnectionLost { .. } => Some(
+                "nothing was published on either side and the source is kept: run the same call again".into(),
+            ),
+            Error::Remote { far, .. } => far.hint.clone(),
         }
     }
 }

@@ -111,6 +111,12 @@ impl Error {
             Error::LockTimeout { .. } => "lock_timeout",
             Error::StateUnavailable { .. } => "state_unavailable",
             Error::ConverterMissing { .. } => "converter_missing",
+            Error::ConnectionFailed { .. } => "connection_failed",
+            Error::RemoteQuillMissing { .. } => "remote_quill_missing",
+            Error::RemoteVersion { .. } => "remote_version",
+            Error::ConnectionLost { .. } => "connection_lost",
+            Error::CommitUnknown { .. } => "commit_unknown",
+            Error::Remote { kind, .. } => kind,
             Error::Interrupted => "interrupted",
         }
     }
@@ -150,7 +156,13 @@ impl Error {
             | Error::LockTimeout { .. }
             | Error::StateUnavailable { .. }
             | Error::ConverterMissing { .. }
+            | Error::ConnectionFailed { .. }
+            | Error::RemoteQuillMissing { .. }
+            | Error::RemoteVersion { .. }
+            | Error::ConnectionLost { .. }
+            | Error::CommitUnknown { .. }
             | Error::Interrupted => exit::SYSTEM,
+            Error::Remote { exit, .. } => *exit,
         }
     }
 }

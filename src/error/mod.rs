@@ -438,10 +438,108 @@ pub enum Error {
         #[schemars(schema_with = "crate::text::names::one::path")]
         path: PathBuf,
     },
+    /// Exit 4. transfer across machines: ssh could not connect or log in, or the far side's shell
+    /// failed before quill answered. `sshMessage` is what ssh (or that shell) said; `status` its
+    /// exit status. Nothing was sent.
+    #[error("{message}")]
+    ConnectionFailed {
+        #[serde(skip)]
+        message: String,
+        #[serde(skip)]
+        fix: String,
+        host: String,
+        status: Option<i32>,
+        ssh_message: String,
+    },
+    /// Exit 4. transfer across machines: the far side has no `program` (the shell's "not found");
+    /// the hint names the install command and `--remote-quill`. Nothing was sent.
+    #[error("{program} was not found on {host}: quill must be installed there")]
+    RemoteQuillMissing {
+        #[serde(skip)]
+        fix: String,
+        host: String,
+        program: String,
+        ssh_message: String,
+    },
+    /// Exit 4. transfer across machines: the quill on the far side is `remoteVersion` (null: too
+    /// old to say) and does not speak transfer `protocol`. Update it there. Nothing was sent.
+    #[error("{message}")]
+    RemoteVersion {
+        #[serde(skip)]
+        message: String,
+        #[serde(skip)]
+        fix: String,
+        host: String,
+        remote_version: Option<String>,
+        protocol: u32,
+    },
+    /// Exit 4. transfer across machines: the connection ended before all the data was sent:
+    /// nothing was published on either side and the source is kept. Run the call again.
+    #[error("{message}")]
+    ConnectionLost {
+        #[serde(skip)]
+        message: String,
+        host: String,
+        bytes_acknowledged: u64,
+        ssh_message: String,
+    },
+    /// Exit 4. transfer across machines: the connection ended after all the data was sent and
+    /// before the far side confirmed the commit, so `destination` may or may not hold the file
+    /// (`sha256`, `bytes`). quill never retries it, and `--move` kept the source. `check` is the
+    /// command that tells: it prints `sha256` when the file was published.
+    #[error("{message}")]
+    CommitUnknown {
+        #[serde(skip)]
+        message: String,
+        #[serde(skip)]
+        fix: String,
+        /// Boxed: rare, and every `Result` would pay for its size.
+        #[serde(flatten)]
+        detail: Box<CommitDetail>,
+    },
+    /// transfer across machines: the far side's quill refused or failed; its error object (its
+    /// `kind`, fields and exit code) is passed on with `host` added and the message prefixed by
+    /// the host. Never serialized by derive: `output` writes `body`.
+    #[error("{host}: {}", far.message)]
+    #[schemars(skip)]
+    Remote {
+        #[serde(skip)]
+        kind: &'static str,
+        #[serde(skip)]
+        exit: u8,
+        host: String,
+        #[serde(skip)]
+        far: Box<FarError>,
+    },
     /// Exit 4 in JSON; the process then dies by the signal (exit 130 or 143 in a shell). Ctrl-C or
     /// SIGTERM abandoned the operation cleanly: nothing half-written.
     #[error("interrupted")]
     Interrupted,
+}
+
+/// The far side's error object, passed on by `Error::Remote`.
+#[derive(Debug)]
+pub struct FarError {
+    pub message: String,
+    pub hint: Option<String>,
+    /// Its `kind` and fields, without `message` and `hint`.
+    pub body: serde_json::Map<String, serde_json::Value>,
+}
+
+/// What a `commit_unknown` knows: where, what, and the command that tells.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitDetail {
+    /// The other machine, as typed.
+    pub host: String,
+    /// `host:/absolute/path` of the destination there.
+    pub destination: String,
+    /// SHA-256 of what was sent.
+    pub sha256: String,
+    /// Bytes sent.
+    pub bytes: u64,
+    /// The command that prints the destination's SHA-256 there.
+    pub check: String,
 }
 
 /// What a usage error knows besides its message.
@@ -599,6 +697,11 @@ pub(crate) mod tests {
                 "lock_timeout",
                 "state_unavailable",
                 "converter_missing",
+                "connection_failed",
+                "remote_quill_missing",
+                "remote_version",
+                "connection_lost",
+                "commit_unknown",
                 "interrupted",
             ],
         ),
@@ -751,6 +854,43 @@ pub(crate) mod tests {
                 converter: "pdftotext",
                 install: "apt-get install poppler-utils",
                 path: p(),
+            },
+            Error::ConnectionFailed {
+                message: "cannot reach quill on box through ssh: Permission denied".into(),
+                fix: "ssh-copy-id box".into(),
+                host: "box".into(),
+                status: Some(255),
+                ssh_message: "Permission denied (publickey).".into(),
+            },
+            Error::RemoteQuillMissing {
+                fix: "install quill on box".into(),
+                host: "box".into(),
+                program: "quill".into(),
+                ssh_message: "bash: quill: command not found".into(),
+            },
+            Error::RemoteVersion {
+                message: "the quill on box (older) does not speak transfer protocol 1".into(),
+                fix: "install quill there".into(),
+                host: "box".into(),
+                remote_version: None,
+                protocol: 1,
+            },
+            Error::ConnectionLost {
+                message: "the connection to box was lost".into(),
+                host: "box".into(),
+                bytes_acknowledged: 1024,
+                ssh_message: String::new(),
+            },
+            Error::CommitUnknown {
+                message: "the connection to box was lost after all 3 bytes were sent".into(),
+                fix: "check it".into(),
+                detail: Box::new(CommitDetail {
+                    host: "box".into(),
+                    destination: "box:/w/a".into(),
+                    sha256: "0".repeat(64),
+                    bytes: 3,
+                    check: "ssh box 'sha256sum -- /w/a'".into(),
+                }),
             },
             Error::Interrupted,
         ]

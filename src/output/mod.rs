@@ -258,8 +258,32 @@ pub(crate) fn emit_error(
     err.exit_code()
 }
 
+/// The `error` object of `err` (its kind, fields, message and hint), as `--json` prints it:
+/// what the far side of a transfer sends back.
+pub(crate) fn error_object(err: &Error) -> serde_json::Value {
+    let body = ErrorBody {
+        error: err,
+        message: err.to_string(),
+        hint: err.hint(),
+    };
+    serde_json::to_value(&body).unwrap_or_default()
+}
+
 /// The failure object of `err` and its newline.
 fn error_json(op: Option<&str>, err: &Error, warnings: &[Warning]) -> Vec<u8> {
+    if let Error::Remote { far, host, .. } = err {
+        // The far side's error object, passed on: its kind and fields, our message and hint.
+        let mut error = far.body.clone();
+        error.insert("host".into(), host.clone().into());
+        error.insert("message".into(), err.to_string().into());
+        error.insert("hint".into(), err.hint().into());
+        let failure = serde_json::json!({
+            "ok": false, "op": op, "error": error, "warnings": warnings,
+        });
+        let mut out = serde_json::to_vec(&failure).unwrap_or_default();
+        out.push(b'\n');
+        return out;
+    }
     let failure = Failure {
         ok: false,
         op,

@@ -21,7 +21,7 @@ pub(crate) use mutation::{LineSpan, MutationReport, OutsideChange};
 pub(crate) use read::{ListingEntry, ListingReport, ReadReport};
 pub(crate) use search::{GlobReport, GrepBody, GrepReport, SearchResult};
 pub(crate) use state::StateReport;
-pub(crate) use transfer::TransferReport;
+pub(crate) use transfer::{RemoteSide, TransferReport};
 
 /// What a successful command hands to output.
 pub(crate) enum Report {

@@ -53,6 +53,10 @@ pub(crate) struct TransferReport {
     /// A move kept the source: why (e.g. it changed during the copy).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_kept_reason: Option<String>,
+    /// A transfer across machines: the other machine and which side it holds. The path on
+    /// that side (`source` or `destination`) is written `host:/absolute/path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remote: Option<RemoteSide>,
     /// The destination, access `write`.
     pub file_access: FileAccess,
     /// Text output: how long the transfer took.
@@ -61,4 +65,17 @@ pub(crate) struct TransferReport {
     /// Text output: the source and the destination as typed.
     #[serde(skip)]
     pub typed: AsTyped,
+}
+
+/// The other machine of a transfer over ssh.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RemoteSide {
+    /// The host as typed (`user@host` or `host`).
+    pub host: String,
+    /// Which end is on that host.
+    #[schemars(extend("enum" = ["source", "destination"]))]
+    pub side: &'static str,
+    /// The version of the quill that answered there.
+    pub version: String,
 }

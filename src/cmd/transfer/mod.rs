@@ -14,11 +14,8 @@
 use crate::sys::MetadataExt;
 use std::ffi::OsStr;
 use std::fs::{self, File, FileTimes, Metadata};
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-
-use sha2::{Digest, Sha256};
 
 use crate::cli::{ProgressMode, TransferArgs};
 use crate::error::{Error, Result};
@@ -33,18 +30,36 @@ use crate::settings::Settings;
 use crate::signals;
 use crate::state::history::{Before, MAX_SESSION_BYTES};
 use crate::state::{Baseline, now_ns, path_key};
-use crate::text::hex;
 use crate::warnings::WarningKind;
 
-/// Size of one copy buffer. With `BUFFERS` of them in flight the copy holds 1 MiB, which stays
-/// in the CPU's cache between the read, the hash and the write: measured against 1 MiB buffers
-/// on the bench machine, 256 KiB took ~25% less CPU (512 KiB was as good, 2 MiB much worse).
-const BUF: usize = 256 * 1024;
-/// Buffers circulating between the reader thread and the writer.
-const BUFFERS: usize = 4;
-/// Writeback of the temporary file is started every this many bytes, so that the final fsync
-/// finds little left to do (the kernel would otherwise hold a whole GiB dirty until then).
-const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
+mod endpoint;
+mod pull;
+mod receive;
+mod remote;
+mod serve;
+mod ssh;
+mod stream;
+mod wire;
+
+use stream::stream;
+
+/// `quill transfer`: between two local paths, to or from another machine (`host:path`), or
+/// the far side of such a transfer (`--serve`).
+pub(crate) fn dispatch(s: &Settings, args: TransferArgs) -> Result<Report> {
+    use endpoint::Endpoint::{Local, Remote};
+    if let Some(protocol) = args.serve {
+        return serve::run(s, protocol);
+    }
+    let end = |p: &Path| endpoint::parse(p.as_os_str()).map_err(Error::invalid_argument);
+    match (end(&args.source)?, end(&args.destination)?) {
+        (Local(_), Local(_)) => run(s, args.resolve(s)?),
+        (Local(local), Remote(far)) => remote::push(s, &args, &local, &far),
+        (Remote(far), Local(local)) => pull::pull(s, &args, &far, &local),
+        (Remote(_), Remote(_)) => Err(Error::invalid_argument(
+            "both ends are on other machines: quill transfers between this machine and one other; run it on one of them (`ssh HOST quill transfer …`)",
+        )),
+    }
+}
 
 /// A checked `quill transfer`: both ends resolved, the hashes parsed.
 pub(crate) struct TransferRequest {
@@ -86,7 +101,12 @@ impl TransferArgs {
         probe::regular_metadata(&src.target)?;
         // `--parents` is the default said out loud (clap refuses it with --no-parents).
         let no_parents = args.no_parents && !args.parents;
-        let dst = destination(s, &args.destination, &src, no_parents)?;
+        let name = src
+            .requested
+            .file_name()
+            .or_else(|| src.target.file_name())
+            .unwrap_or(OsStr::new(""));
+        let dst = destination(s, &args.destination, name, Some(&src.target), no_parents)?;
         if src.target == dst.target {
             return Err(same_file(&src, &dst));
         }
@@ -148,10 +168,9 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
     let existing = match &held {
         Some(dst_parent) => check_destination(
             s,
-            &src,
+            Some((&src, &source_meta)),
             &dst,
             dst_parent,
-            &source_meta,
             replace.as_deref(),
             move_,
         )?,
@@ -199,6 +218,7 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
         replaced: existing.is_some(),
         source_removed: outcome.source_removed,
         source_kept_reason: outcome.kept_reason,
+        remote: None,
         file_access: FileAccess::write(&dst.target),
         elapsed: started.elapsed(),
         typed,
@@ -208,16 +228,17 @@ pub(crate) fn run(s: &Settings, req: TransferRequest) -> Result<Report> {
 /// The destination file: `DST` itself, or `DST/<source name>` when `DST` is a directory. A
 /// destination that is a symbolic link is refused (`symlink`), never followed and replaced.
 /// Its directory may be missing (made at publication) unless `no_parents`.
-fn destination(s: &Settings, given: &Path, src: &Resolved, no_parents: bool) -> Result<Resolved> {
+pub(super) fn destination(
+    s: &Settings,
+    given: &Path,
+    name: &OsStr,
+    source: Option<&Path>,
+    no_parents: bool,
+) -> Result<Resolved> {
     // Not folded lexically: `link/..` means what the kernel says it means.
     let requested = s.cwd.join(given);
     let into_dir = fs::metadata(&requested).is_ok_and(|m| m.is_dir());
     let path = if into_dir {
-        let name = src
-            .requested
-            .file_name()
-            .or_else(|| src.target.file_name())
-            .unwrap_or(OsStr::new(""));
         requested.join(name)
     } else if ends_with_slash(given) {
         return Err(paths::not_found(requested));
@@ -225,9 +246,11 @@ fn destination(s: &Settings, given: &Path, src: &Resolved, no_parents: bool) -> 
         requested
     };
     // A destination link to the source itself is the same file (§3.7), not a link to refuse.
-    if crate::sys::canonicalize(&path).is_ok_and(|t| t == src.target) {
+    if let Some(source) = source
+        && crate::sys::canonicalize(&path).is_ok_and(|t| t == source)
+    {
         return Err(Error::SameFile {
-            source_path: src.target.clone(),
+            source_path: source.to_path_buf(),
             destination: path,
         });
     }
@@ -272,17 +295,16 @@ fn same_file(src: &Resolved, dst: &Resolved) -> Error {
 
 /// An existing destination the caller may replace: its metadata, hash and — for a copy, up to
 /// the undo history's bound — its bytes, which the undo step keeps.
-struct Existing {
-    cur: guard::Current,
+pub(super) struct Existing {
+    pub(super) cur: guard::Current,
 }
 
 /// Under the lock: the destination must be absent, or hold exactly `replace`'s content.
-fn check_destination(
+pub(super) fn check_destination(
     s: &Settings,
-    src: &Resolved,
+    source: Option<(&Resolved, &Metadata)>,
     dst: &Resolved,
     dst_parent: &Parent,
-    source_meta: &Metadata,
     replace: Option<&str>,
     move_: bool,
 ) -> Result<Option<Existing>> {
@@ -293,7 +315,11 @@ fn check_destination(
         return Err(link_refused(&dst.target));
     }
     // Another name of the source (a hard link), where metadata can tell (`sys::IDENTITY`).
-    if crate::sys::IDENTITY && meta.dev() == source_meta.dev() && meta.ino() == source_meta.ino() {
+    if let Some((src, source_meta)) = source
+        && crate::sys::IDENTITY
+        && meta.dev() == source_meta.dev()
+        && meta.ino() == source_meta.ino()
+    {
         return Err(same_file(src, dst));
     }
     probe::check_regular(&dst.target, &meta)?;
@@ -649,110 +675,4 @@ fn rewind(mut file: File, path: &Path) -> Result<File> {
     use std::io::Seek;
     file.rewind().map_err(|e| Error::io("read", path, e))?;
     Ok(file)
-}
-
-/// One message from the reader thread.
-enum Chunk {
-    Data(Vec<u8>, usize),
-    /// End of file: the SHA-256 and byte count of everything sent, and the source's identity
-    /// (from the open descriptor) after the last read.
-    End(String, u64, Identity),
-    Failed(Error),
-}
-
-/// Copy `source` into `out` in bounded memory: a reader thread fills buffers and hashes them
-/// while this thread writes the previous ones, so hashing overlaps the writes. Checks for
-/// Ctrl-C / SIGTERM between buffers. Returns (sha256, bytes, identity after the copy).
-fn stream(
-    source: &File,
-    source_path: &Path,
-    out: &mut File,
-    out_path: &Path,
-    progress: &mut Progress,
-) -> Result<(String, u64, Identity)> {
-    let (data_tx, data_rx) = sync_channel::<Chunk>(BUFFERS);
-    let (free_tx, free_rx) = sync_channel::<Vec<u8>>(BUFFERS);
-    for _ in 0..BUFFERS {
-        let _ = free_tx.send(vec![0u8; BUF]);
-    }
-    std::thread::scope(|scope| {
-        scope.spawn(move || read_and_hash(source, source_path, &data_tx, &free_rx));
-        write_all(data_rx, free_tx, out, out_path, progress)
-    })
-}
-
-fn read_and_hash(
-    mut source: &File,
-    path: &Path,
-    data: &SyncSender<Chunk>,
-    free: &Receiver<Vec<u8>>,
-) {
-    let mut hasher = Sha256::new();
-    let mut total = 0u64;
-    // A closed channel means the writer gave up (an error, Ctrl-C): stop quietly.
-    while let Ok(mut buf) = free.recv() {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match probe::read_retrying(&mut source, &mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) => {
-                    let _ = data.send(Chunk::Failed(Error::io("read", path, e)));
-                    return;
-                }
-            }
-        }
-        if filled == 0 {
-            let after = match source.metadata() {
-                Ok(m) => Identity::of(&m),
-                Err(e) => {
-                    let _ = data.send(Chunk::Failed(Error::io("inspect", path, e)));
-                    return;
-                }
-            };
-            let _ = data.send(Chunk::End(hex(&hasher.finalize()), total, after));
-            return;
-        }
-        hasher.update(&buf[..filled]);
-        total += filled as u64;
-        if data.send(Chunk::Data(buf, filled)).is_err() {
-            return;
-        }
-    }
-}
-
-fn write_all(
-    data: Receiver<Chunk>,
-    free: SyncSender<Vec<u8>>,
-    out: &mut File,
-    out_path: &Path,
-    progress: &mut Progress,
-) -> Result<(String, u64, Identity)> {
-    let mut written = 0u64;
-    let mut flushed = 0u64;
-    loop {
-        signals::check()?;
-        match data.recv() {
-            Ok(Chunk::Data(buf, n)) => {
-                out.write_all(&buf[..n])
-                    .map_err(|e| Error::io("write", out_path, e))?;
-                let _ = free.send(buf);
-                written += n as u64;
-                if written - flushed >= WRITEBACK_EVERY {
-                    crate::sys::start_writeback(out, flushed, written - flushed);
-                    flushed = written;
-                }
-                progress.advance(n as u64);
-            }
-            Ok(Chunk::End(sha256, bytes, after)) => return Ok((sha256, bytes, after)),
-            Ok(Chunk::Failed(e)) => return Err(e),
-            Err(_) => {
-                return Err(Error::io(
-                    "read",
-                    out_path,
-                    io::Error::other("the reader stopped unexpectedly"),
-                ));
-            }
-        }
-    }
 }
