@@ -127,9 +127,9 @@ pub fn remote_side(out: &Out) -> RemoteSide {
         .unwrap_or_else(|e| out.fail(&format!("the answer's `remote` object: {e}")))
 }
 
-/// The version `quill --json version` answers (the far quill is the same binary).
+/// The version `quill --json --version` answers (the far quill is the same binary).
 fn our_version(env: &TestEnv) -> String {
-    let out = env.json(&["version"]);
+    let out = env.json(&["--version"]);
     out.ok();
     out.j("version").as_str().unwrap().to_string()
 }
