@@ -393,6 +393,63 @@ fn the_far_root_confines_the_far_side() {
     assert_eq!(fs::read(f.path("inside/a.txt")).unwrap(), b"x\n");
 }
 
+#[test]
+#[ignore = "needs sshd (openssh-server)"]
+fn the_environment_names_the_connection_and_an_empty_far_path_is_where_the_shell_starts() {
+    let f = Far::new();
+    f.env.write("a.txt", "to the far home\n");
+    // The far shell starts in far/ (scp's home); QUILL_RSH and QUILL_REMOTE_QUILL stand in
+    // for the flags.
+    let in_far = format!("cd {} && {}", f.far.display(), f.remote_quill());
+    let run = |args: &[&str]| {
+        f.env
+            .cmd(["--json", "transfer"])
+            .args(args)
+            .env("QUILL_RSH", f.sshd.rsh())
+            .env("QUILL_REMOTE_QUILL", &in_far)
+            .run()
+    };
+    let out = run(&["a.txt", &format!("{HOST}:")]);
+    out.ok();
+    assert_eq!(out.transfer().destination, f.at("a.txt"));
+    assert_eq!(fs::read(f.path("a.txt")).unwrap(), b"to the far home\n");
+    // A relative far source: from there too.
+    let out = run(&[&format!("{HOST}:a.txt"), "back.txt"]);
+    out.ok();
+    assert_eq!(out.transfer().source, f.at("a.txt"));
+    f.env.assert_file("back.txt", "to the far home\n");
+    // A flag wins over the environment.
+    let out = run(&[
+        "a.txt",
+        &f.at("b.txt"),
+        "--remote-quill",
+        "/nonexistent/quill",
+    ]);
+    out.err("remote_quill_missing", 4);
+    assert!(!exists(&f.path("b.txt")));
+}
+
+#[test]
+#[ignore = "needs sshd (openssh-server)"]
+fn a_push_leaves_what_rsync_leaves() {
+    crate::util::require("rsync", "rsync");
+    let f = Far::new();
+    let src = f.env.write("tool.sh", "#!/bin/sh\nexit 0\n");
+    fs::set_permissions(&src, fs::Permissions::from_mode(0o754)).unwrap();
+    f.env
+        .program("rsync")
+        .args(["-p", "-e", &f.sshd.rsh(), "tool.sh"])
+        .arg(f.at("by-rsync.sh"))
+        .run()
+        .ok();
+    f.ok(&["tool.sh", &f.at("by-quill.sh")]);
+    assert_eq!(
+        fs::read(f.path("by-quill.sh")).unwrap(),
+        fs::read(f.path("by-rsync.sh")).unwrap()
+    );
+    assert_eq!(mode(&f.path("by-quill.sh")), mode(&f.path("by-rsync.sh")));
+}
+
 /// A `--progress json` line.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

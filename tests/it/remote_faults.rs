@@ -22,7 +22,9 @@ use crate::util::{Out, exists, fail, quill_temps, require, sha256_hex, wait_unti
 /// The relay (see the module comment). `relay.py MODE N CMD…`, MODE one of:
 /// `pass` (relay only), `cut-after-bytes N` (after N data bytes went out, kill ssh and exit
 /// 255), `cut-after-end` (send the `E` frame, then kill ssh and exit 255 relaying nothing
-/// more from ssh), `slow N` (data in 64 KiB pieces, N ms apart).
+/// more from ssh), `cut-after-verdict` (the same, but ssh is killed only once the far side's
+/// answer to `E` — its next `J` frame, not relayed — has come back, or after 5 s),
+/// `slow N` (data in 64 KiB pieces, N ms apart).
 const RELAY: &str = r#"import os, sys, signal, ctypes, threading, subprocess, time
 mode, n, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def orphan_dies():
@@ -34,13 +36,32 @@ state = {"cut": False}
 def write_all(fd, b):
     while b:
         b = b[os.write(fd, b):]
+verdict = threading.Event()
 def down():
+    buf, hello = b"", False
     while True:
         b = os.read(ssh.stdout.fileno(), 65536)
+        if not b:
+            return
         with lock:
-            if not b or state["cut"]:
-                return
-            write_all(1, b)
+            cut_already = state["cut"]
+            if not cut_already:
+                write_all(1, b)
+        if mode != "cut-after-verdict":
+            continue
+        buf += b
+        while True:
+            if not hello:
+                i = buf.find(b"\n")
+                if i < 0:
+                    break
+                hello, buf = buf[:i].startswith(b"QUILL-TRANSFER/"), buf[i + 1:]
+                continue
+            if len(buf) < 5 or len(buf) < 5 + int.from_bytes(buf[1:5], "big"):
+                break
+            tag, buf = buf[:1], buf[5 + int.from_bytes(buf[1:5], "big"):]
+            if tag == b"J" and cut_already:
+                verdict.set()
 reader = threading.Thread(target=down, daemon=True)
 reader.start()
 def read_exact(k):
@@ -67,11 +88,13 @@ while True:
         send(head)
         break
     tag, size = head[:1], int.from_bytes(head[1:], "big")
-    if tag == b"E" and mode == "cut-after-end":
+    if tag == b"E" and mode in ("cut-after-end", "cut-after-verdict"):
         payload = read_exact(size)
         with lock:
             state["cut"] = True
         send(head + payload)
+        if mode == "cut-after-verdict":
+            verdict.wait(5)
         cut()
     if tag == b"D" and mode == "slow":
         send(head)
@@ -359,10 +382,22 @@ fn a_connection_cut_mid_stream_is_connection_lost_and_leaves_nothing() {
 #[test]
 #[ignore = "needs sshd (openssh-server)"]
 fn a_connection_cut_after_the_data_is_commit_unknown_and_keeps_the_source() {
+    // Cut at once (the far side most likely never saw the end frame: nothing published), and
+    // cut once the far side answered it (published: only the answer was lost).
+    cut_after_the_data("cut-after-end");
+    assert!(
+        cut_after_the_data("cut-after-verdict"),
+        "the far side's verdict came back"
+    );
+}
+
+/// A push of a 100 KiB file with `--move` through the relay in `mode`, then the check and the
+/// finish the answer suggests; whether the far side had published the file.
+fn cut_after_the_data(mode: &str) -> bool {
     let f = Far::new();
     let src = f.env.path("a.bin");
     let sha = big_file(&src, 100 * 1024);
-    let rsh = relay(&f, "cut-after-end", 0);
+    let rsh = relay(&f, mode, 0);
     let out = f
         .run_with(
             &["a.bin", &f.at("a.bin"), "--move"],
@@ -398,6 +433,7 @@ fn a_connection_cut_after_the_data_is_commit_unknown_and_keeps_the_source() {
     }
     f.assert_no_far_temps("");
     let published = exists(&f.path("a.bin"));
+    eprintln!("{mode}: the far side had published: {published}");
     if published {
         assert_eq!(file_sha(&f.path("a.bin")), sha, "a partial far file");
     }
@@ -408,6 +444,39 @@ fn a_connection_cut_after_the_data_is_commit_unknown_and_keeps_the_source() {
     } else {
         checked.check(checked.code != 0, "the check of a missing file fails");
     }
+    // The hint's safe finish, run as given (the connection named by the environment): it
+    // creates the file, or replaces only that very version.
+    let finish = hint
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|c| c.starts_with("quill transfer"))
+        .unwrap_or_else(|| out.fail("the hint names no `quill transfer …` to finish"))
+        .to_string();
+    out.check(
+        finish.contains(&format!("--replace-sha256 {sha}")),
+        "the finish names the hash",
+    );
+    let bin_dir = Path::new(crate::util::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let done = f
+        .env
+        .program("sh")
+        .args(["-c", &finish])
+        .env("PATH", path)
+        .env("QUILL_FORMAT", "json")
+        .env("QUILL_RSH", f.sshd.rsh())
+        .env("QUILL_REMOTE_QUILL", f.remote_quill())
+        .run();
+    done.ok();
+    assert_eq!(done.transfer().replaced, published);
+    assert_eq!(file_sha(&f.path("a.bin")), sha);
+    assert_eq!(file_sha(&src), sha);
+    published
 }
 
 #[test]
