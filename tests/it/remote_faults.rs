@@ -24,7 +24,9 @@ use crate::util::{Out, exists, fail, quill_temps, require, sha256_hex, wait_unti
 /// 255), `cut-after-end` (send the `E` frame, then kill ssh and exit 255 relaying nothing
 /// more from ssh), `cut-after-verdict` (the same, but ssh is killed only once the far side's
 /// answer to `E` — its next `J` frame, not relayed — has come back, or after 5 s),
-/// `slow N` (data in 64 KiB pieces, N ms apart).
+/// `slow N` (data in 64 KiB pieces, N ms apart); for pulls, the same coming back:
+/// `slow-down N` (each read from ssh relayed N ms after the last), `cut-down-after-bytes N`
+/// (after N bytes came back, kill ssh and exit 255).
 const RELAY: &str = r#"import os, sys, signal, ctypes, threading, subprocess, time
 mode, n, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def orphan_dies():
@@ -47,6 +49,11 @@ def down():
             cut_already = state["cut"]
             if not cut_already:
                 write_all(1, b)
+        state["down"] = state.get("down", 0) + len(b)
+        if mode == "slow-down":
+            time.sleep(n / 1000)
+        if mode == "cut-down-after-bytes" and state["down"] >= n:
+            cut()
         if mode != "cut-after-verdict":
             continue
         buf += b
@@ -509,6 +516,88 @@ fn ctrl_c_mid_push_is_interrupted_and_leaves_nothing_on_either_side() {
     out.interrupted_by(libc::SIGINT);
     assert_eq!(file_sha(&src), sha, "the source is untouched");
     assert_far_untouched(&f, "big.bin");
+}
+
+#[test]
+#[ignore = "needs sshd (openssh-server)"]
+fn a_connection_cut_mid_pull_is_connection_lost_and_leaves_nothing() {
+    let f = Far::new();
+    let sha = big_file(&f.path("big.bin"), 8 * MIB);
+    let rsh = relay(&f, "cut-down-after-bytes", MIB);
+    let out = f
+        .run_with(
+            &[&f.at("big.bin"), "big.bin", "--move"],
+            &rsh,
+            &f.remote_quill(),
+        )
+        .spawn()
+        .wait_at_most(Duration::from_secs(30));
+    out.err("connection_lost", 4);
+    out.check(
+        out.j("error")["host"]
+            .as_str()
+            .is_some_and(|h| h.contains(HOST)),
+        "host",
+    );
+    assert!(
+        !exists(&f.env.path("big.bin")),
+        "a partial pull was published"
+    );
+    assert!(
+        quill_temps(&f.env.dir).is_empty(),
+        "a staging file was left here"
+    );
+    if !f.sshd.wait_far_quills_gone(Duration::from_secs(10)) {
+        fail("the far quill still runs 10 s after the connection ended");
+    }
+    assert_eq!(
+        file_sha(&f.path("big.bin")),
+        sha,
+        "the far source is kept, whole"
+    );
+}
+
+#[test]
+#[ignore = "needs sshd (openssh-server)"]
+fn ctrl_c_mid_pull_is_interrupted_and_leaves_nothing_on_either_side() {
+    let f = Far::new();
+    let sha = big_file(&f.path("big.bin"), 8 * MIB);
+    // Each read from ssh (at most 64 KiB) 20 ms after the last: seconds for the file.
+    let rsh = relay(&f, "slow-down", 20);
+    let running = f
+        .run_with(
+            &[&f.at("big.bin"), "big.bin", "--move"],
+            &rsh,
+            &f.remote_quill(),
+        )
+        .spawn();
+    let flowing = wait_until(Duration::from_secs(10), || {
+        quill_temps(&f.env.dir)
+            .iter()
+            .any(|t| fs::metadata(f.env.dir.join(t)).is_ok_and(|m| m.len() >= 256 * 1024))
+    });
+    if !flowing {
+        running.fail("no local staging file grew within 10 s");
+    }
+    running.signal(libc::SIGINT);
+    let out = running.wait_at_most(Duration::from_secs(15));
+    out.interrupted_by(libc::SIGINT);
+    assert!(
+        !exists(&f.env.path("big.bin")),
+        "a partial pull was published"
+    );
+    assert!(
+        quill_temps(&f.env.dir).is_empty(),
+        "a staging file was left here"
+    );
+    if !f.sshd.wait_far_quills_gone(Duration::from_secs(10)) {
+        fail("the far quill still runs 10 s after the interruption");
+    }
+    assert_eq!(
+        file_sha(&f.path("big.bin")),
+        sha,
+        "the far source is kept, whole"
+    );
 }
 
 #[test]
