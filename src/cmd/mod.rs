@@ -14,6 +14,6 @@ pub(crate) mod listing;
 pub(crate) mod read;
 pub(crate) mod rm;
 pub(crate) mod state;
-pub(crate) mod transfer;
+pub mod transfer;
 pub(crate) mod undo;
 pub(crate) mod write;

@@ -9,14 +9,14 @@ use std::path::PathBuf;
 
 /// One end of a transfer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Endpoint {
+pub enum Endpoint {
     Local(PathBuf),
     Remote(RemotePath),
 }
 
 /// `[user@]host:path` on another machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RemotePath {
+pub struct RemotePath {
     /// `user@host` or `host` as typed (brackets of an IPv6 address removed).
     pub host: String,
     /// The path on that machine as typed: relative paths are relative to the remote user's
@@ -26,7 +26,7 @@ pub(crate) struct RemotePath {
 
 impl RemotePath {
     /// `host:path`, as the user would type it back.
-    pub(crate) fn display(&self) -> String {
+    pub fn display(&self) -> String {
         if self.host.contains(':') {
             format!("[{}]:{}", self.host, self.path)
         } else {
@@ -37,7 +37,7 @@ impl RemotePath {
 
 /// Which machine `arg` names, by scp's rule. A remote argument must be UTF-8 (it travels as
 /// JSON) and its host must not start with `-` (ssh would take it for an option).
-pub(crate) fn parse(arg: &OsStr) -> Result<Endpoint, String> {
+pub fn parse(arg: &OsStr) -> Result<Endpoint, String> {
     let bytes = arg.as_encoded_bytes();
     let Some(split) = remote_split(bytes) else {
         return Ok(Endpoint::Local(PathBuf::from(arg)));
@@ -100,7 +100,7 @@ fn is_drive(bytes: &[u8]) -> bool {
 /// Split a command line into words as a POSIX shell would, without expanding anything:
 /// whitespace separates, single quotes keep everything, double quotes keep everything but
 /// `\"`, `\\`, `\$` and `` \` ``, a backslash outside quotes keeps the next character.
-pub(crate) fn split_words(line: &str) -> Result<Vec<String>, String> {
+pub fn split_words(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = line.chars();

@@ -32,14 +32,14 @@ use crate::state::history::{Before, MAX_SESSION_BYTES};
 use crate::state::{Baseline, now_ns, path_key};
 use crate::warnings::WarningKind;
 
-mod endpoint;
+pub mod endpoint;
 mod pull;
 mod receive;
 mod remote;
 mod serve;
 mod ssh;
 mod stream;
-mod wire;
+pub mod wire;
 
 use stream::stream;
 

@@ -318,7 +318,20 @@ pub(super) fn push(
     };
     // The end frame is out: from here on a lost connection is `commit_unknown`.
     let committed = loop {
-        match heard.recv() {
+        if signals::check().is_err() {
+            // Too late to cancel: the far side may be committing. Say so, and keep the source.
+            progress.abandon();
+            return Err(commit_unknown(
+                &mut link,
+                far,
+                local,
+                &destination,
+                &sha256,
+                bytes,
+            ));
+        }
+        match heard.recv_timeout(std::time::Duration::from_millis(100)) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Ok(Heard::Ack(n)) => {
                 progress.advance(n.saturating_sub(acked));
                 acked = acked.max(n);

@@ -59,6 +59,13 @@ pub(super) fn command_line(d: &Dial<'_>, interactive: bool) -> Result<Vec<String
     if program && !interactive {
         words.push("-oBatchMode=yes".into());
     }
+    if program {
+        // A link that dies without a word (a laptop's lid, a dropped route) ends within a
+        // minute instead of holding the transfer forever. The user's own `-o`s come first
+        // and win.
+        words.push("-oServerAliveInterval=15".into());
+        words.push("-oServerAliveCountMax=4".into());
+    }
     words.push(d.host.to_string());
     words.push(format!(
         "{} --session {} transfer --serve {} - -",
@@ -341,6 +348,8 @@ mod tests {
                 "-F",
                 "/a b",
                 "-oBatchMode=yes",
+                "-oServerAliveInterval=15",
+                "-oServerAliveCountMax=4",
                 "me@box",
                 "/opt/quill --session 'it'\\''s' transfer --serve 1 - -"
             ]

@@ -13,35 +13,35 @@ use std::io::{self, BufRead, Read, Write};
 use serde::{Deserialize, Serialize};
 
 /// The protocol this quill speaks (the only one, so far).
-pub(crate) const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 1;
 /// The start of the far side's first line.
-pub(crate) const MAGIC: &str = "QUILL-TRANSFER/";
+pub const MAGIC: &str = "QUILL-TRANSFER/";
 /// The most a frame may carry: a peer that says more is not a quill.
-pub(crate) const MAX_FRAME: usize = 4 * 1024 * 1024;
+pub const MAX_FRAME: usize = 4 * 1024 * 1024;
 /// Bytes of other output (a login shell's greeting) skipped before the first line.
-pub(crate) const MAX_NOISE: usize = 64 * 1024;
+pub const MAX_NOISE: usize = 64 * 1024;
 
-pub(crate) const REQUEST: u8 = b'Q';
-pub(crate) const JSON: u8 = b'J';
-pub(crate) const DATA: u8 = b'D';
-pub(crate) const END: u8 = b'E';
-pub(crate) const ACK: u8 = b'A';
+pub const REQUEST: u8 = b'Q';
+pub const JSON: u8 = b'J';
+pub const DATA: u8 = b'D';
+pub const END: u8 = b'E';
+pub const ACK: u8 = b'A';
 
 /// The far side's first line.
-pub(crate) fn hello(version: &str) -> String {
+pub fn hello(version: &str) -> String {
     format!("{MAGIC}{PROTOCOL} quill {version}\n")
 }
 
 /// What the far side said it is: (protocol, quill version).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Hello {
+pub struct Hello {
     pub protocol: u32,
     pub version: String,
 }
 
 /// Read lines until the hello line; None if the stream ended (or grew past `MAX_NOISE`)
 /// without one. The lines skipped are returned, for an error message.
-pub(crate) fn read_hello(r: &mut impl BufRead) -> io::Result<(Option<Hello>, String)> {
+pub fn read_hello(r: &mut impl BufRead) -> io::Result<(Option<Hello>, String)> {
     let mut noise = String::new();
     let mut line = Vec::new();
     loop {
@@ -68,7 +68,7 @@ pub(crate) fn read_hello(r: &mut impl BufRead) -> io::Result<(Option<Hello>, Str
 }
 
 /// Write one frame.
-pub(crate) fn write_frame(w: &mut impl Write, tag: u8, payload: &[u8]) -> io::Result<()> {
+pub fn write_frame(w: &mut impl Write, tag: u8, payload: &[u8]) -> io::Result<()> {
     let len = u32::try_from(payload.len()).map_err(io::Error::other)?;
     let mut head = [0u8; 5];
     head[0] = tag;
@@ -78,19 +78,19 @@ pub(crate) fn write_frame(w: &mut impl Write, tag: u8, payload: &[u8]) -> io::Re
 }
 
 /// Write one JSON message frame (`tag` is `REQUEST`, `JSON` or `END`).
-pub(crate) fn write_json<T: Serialize>(w: &mut impl Write, tag: u8, msg: &T) -> io::Result<()> {
+pub fn write_json<T: Serialize>(w: &mut impl Write, tag: u8, msg: &T) -> io::Result<()> {
     let body = serde_json::to_vec(msg).map_err(io::Error::other)?;
     write_frame(w, tag, &body)
 }
 
 /// Write an acknowledgement of `written` bytes.
-pub(crate) fn write_ack(w: &mut impl Write, written: u64) -> io::Result<()> {
+pub fn write_ack(w: &mut impl Write, written: u64) -> io::Result<()> {
     write_frame(w, ACK, &written.to_be_bytes())
 }
 
 /// Read one frame into `buf` (reused); None at a clean end of input (between frames). An end
 /// inside a frame is `UnexpectedEof`; a frame over `MAX_FRAME` is `InvalidData`.
-pub(crate) fn read_frame(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<Option<u8>> {
+pub fn read_frame(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<Option<u8>> {
     let mut head = [0u8; 5];
     let mut got = 0;
     while got < head.len() {
@@ -115,19 +115,19 @@ pub(crate) fn read_frame(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<Opt
 }
 
 /// The bytes written, from an `ACK` payload.
-pub(crate) fn ack_value(payload: &[u8]) -> Option<u64> {
+pub fn ack_value(payload: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(payload.try_into().ok()?))
 }
 
 /// Parse a JSON payload.
-pub(crate) fn parse<T: for<'de> Deserialize<'de>>(payload: &[u8]) -> io::Result<T> {
+pub fn parse<T: for<'de> Deserialize<'de>>(payload: &[u8]) -> io::Result<T> {
     serde_json::from_slice(payload).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 /// What the near side asks for.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Request {
+pub struct Request {
     pub op: Op,
     /// The far side's path, as typed (relative to its home directory).
     pub path: String,
@@ -153,7 +153,7 @@ pub(crate) struct Request {
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum Op {
+pub enum Op {
     /// The near side sends, the far side publishes.
     Push,
     /// The far side sends, the near side publishes.
@@ -167,7 +167,7 @@ pub(crate) enum Op {
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
-pub(crate) enum Msg {
+pub enum Msg {
     /// Push, far side: the destination is checked and locked; send the data.
     Ready { destination: String },
     /// Pull, far side: the source, ready to be sent once the near side says `Go`.
@@ -201,7 +201,7 @@ pub(crate) enum Msg {
 
 /// The `E` frame.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub(crate) struct End {
+pub struct End {
     pub bytes: u64,
     pub sha256: String,
 }
@@ -257,6 +257,66 @@ mod tests {
         assert_eq!(noise, "Welcome!\nmotd\n");
         let mut r = io::BufReader::new(&b"bash: quill: command not found\n"[..]);
         assert_eq!(read_hello(&mut r).unwrap().0, None);
+    }
+
+    proptest::proptest! {
+        /// Any frames written are read back as written, and a stream cut anywhere reads as
+        /// the whole frames before the cut and then an error or a clean end — never a frame
+        /// made of what was cut.
+        #[test]
+        fn frames_round_trip_and_cuts_are_never_frames(
+            frames in proptest::collection::vec(
+                (proptest::sample::select(vec![REQUEST, JSON, DATA, END, ACK]),
+                 proptest::collection::vec(proptest::num::u8::ANY, 0..300)),
+                0..8,
+            ),
+            cut in 0usize..4000,
+        ) {
+            let mut out = Vec::new();
+            for (tag, payload) in &frames {
+                write_frame(&mut out, *tag, payload).unwrap();
+            }
+            let mut buf = Vec::new();
+            let mut r = &out[..];
+            for (tag, payload) in &frames {
+                proptest::prop_assert_eq!(read_frame(&mut r, &mut buf).unwrap(), Some(*tag));
+                proptest::prop_assert_eq!(&buf, payload);
+            }
+            proptest::prop_assert_eq!(read_frame(&mut r, &mut buf).unwrap(), None);
+            let cut = cut.min(out.len());
+            let mut r = &out[..cut];
+            let mut whole = 0;
+            let mut at = 0;
+            loop {
+                match read_frame(&mut r, &mut buf) {
+                    Ok(Some(tag)) => {
+                        at += 5 + buf.len();
+                        proptest::prop_assert!(at <= cut);
+                        proptest::prop_assert_eq!(tag, frames[whole].0);
+                        whole += 1;
+                    }
+                    Ok(None) => {
+                        proptest::prop_assert_eq!(at, cut);
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
+        }
+
+        /// Arbitrary bytes never panic the readers, and no frame is larger than the bound.
+        #[test]
+        fn any_bytes_are_read_without_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+            let mut r = io::BufReader::new(&bytes[..]);
+            let _ = read_hello(&mut r);
+            let mut r = &bytes[..];
+            let mut buf = Vec::new();
+            while let Ok(Some(_)) = read_frame(&mut r, &mut buf) {
+                proptest::prop_assert!(buf.len() <= MAX_FRAME);
+                let _ = parse::<Msg>(&buf);
+                let _ = parse::<Request>(&buf);
+            }
+        }
     }
 
     #[test]
