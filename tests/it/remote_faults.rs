@@ -319,7 +319,7 @@ fn an_unknown_host_key_with_no_one_to_ask_fails_at_once() {
     f.env.write("a.txt", "x\n");
     let empty = f.sshd.dir.join("empty_known_hosts");
     fs::write(&empty, "").unwrap();
-    // ssh would ask on the terminal; quill's `-oBatchMode=yes` (stdin is not one) forbids it.
+    // ssh would ask; quill's `-oBatchMode=yes` (stdin is not a terminal) forbids it.
     let cfg = f.sshd.client_config(
         "asking_config",
         &[
@@ -328,16 +328,41 @@ fn an_unknown_host_key_with_no_one_to_ask_fails_at_once() {
             ("BatchMode", "no"),
         ],
     );
-    let started = Instant::now();
-    let out = f
-        .run_with(
-            &["a.txt", &f.at("a.txt")],
-            &rsh_with(&cfg),
-            &f.remote_quill(),
-        )
+    // A graphical "askpass" stands in for the terminal: it notes that it was asked, says no.
+    let asked = f.sshd.dir.join("asked");
+    let askpass = f.sshd.dir.join("askpass");
+    fs::write(
+        &askpass,
+        format!("#!/bin/sh\necho \"$*\" >> {}\necho no\n", asked.display()),
+    )
+    .unwrap();
+    fs::set_permissions(&askpass, fs::Permissions::from_mode(0o755)).unwrap();
+    let with_askpass = |run: crate::util::Run| {
+        run.env("SSH_ASKPASS", &askpass)
+            .env("SSH_ASKPASS_REQUIRE", "force")
+            .env("DISPLAY", ":0")
+    };
+    // The control: ssh itself, so configured, asks.
+    let plain = with_askpass(f.env.program("ssh"))
+        .args(["-F", cfg.to_str().unwrap(), HOST, "true"])
         .spawn()
         .wait_at_most(Duration::from_secs(20));
+    plain.exit(255);
+    plain.check(exists(&asked), "ssh without BatchMode asked its askpass");
+    fs::remove_file(&asked).unwrap();
+    let started = Instant::now();
+    let out = with_askpass(f.run_with(
+        &["a.txt", &f.at("a.txt")],
+        &rsh_with(&cfg),
+        &f.remote_quill(),
+    ))
+    .spawn()
+    .wait_at_most(Duration::from_secs(20));
     out.err("connection_failed", 4);
+    out.check(
+        !exists(&asked),
+        "quill's ssh asked someone (no -oBatchMode=yes)",
+    );
     let said = field(&out, out.j("error"), "sshMessage")
         .as_str()
         .unwrap_or("");
@@ -346,7 +371,7 @@ fn an_unknown_host_key_with_no_one_to_ask_fails_at_once() {
         "sshMessage quotes ssh",
     );
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(10),
         "{:?}",
         started.elapsed()
     );
