@@ -292,11 +292,18 @@ impl Sshd {
     fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             // The sessions setsid() away from sshd: kill the whole tree, found through /proc.
-            let tree = descendants(child.id() as i32);
+            // Each is known by its start time too: a pid that ended meanwhile and was given to
+            // another test's process is left alone.
+            let tree: Vec<(i32, Option<u64>)> = descendants(child.id() as i32)
+                .into_iter()
+                .map(|pid| (pid, start_time(pid)))
+                .collect();
             let _ = child.kill();
-            for pid in tree {
-                // SAFETY: kill(2) of a process this server started.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+            for (pid, started) in tree {
+                if started.is_some() && start_time(pid) == started {
+                    // SAFETY: kill(2) of a process this server started (same pid, same start).
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
             }
             let _ = child.wait();
         }
@@ -321,6 +328,19 @@ fn first_two_words(line: &str) -> String {
         .join(" ")
 }
 
+/// The fields of `/proc/PID/stat` after the command name (its state first).
+fn stat_fields(pid: i32) -> Option<Vec<String>> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
+/// When `pid` started (clock ticks after boot: field 22 of its stat).
+fn start_time(pid: i32) -> Option<u64> {
+    stat_fields(pid)?.get(19)?.parse().ok()
+}
+
 /// Every descendant of `root` (children before grandchildren), from /proc's parent links.
 pub fn descendants(root: i32) -> Vec<i32> {
     let mut parents: Vec<(i32, i32)> = Vec::new();
@@ -329,14 +349,7 @@ pub fn descendants(root: i32) -> Vec<i32> {
             let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
                 continue;
             };
-            let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
-                continue;
-            };
-            // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-                continue;
-            };
-            if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|s| s.parse().ok()) {
+            if let Some(ppid) = stat_fields(pid).and_then(|f| f.get(1)?.parse().ok()) {
                 parents.push((pid, ppid));
             }
         }
