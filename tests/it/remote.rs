@@ -491,30 +491,45 @@ fn progress_lines(out: &Out, total: u64) -> Vec<Progress> {
 #[test]
 #[ignore = "needs sshd (openssh-server)"]
 fn progress_lines_count_what_the_receiving_side_wrote() {
+    use crate::remote_faults::{big_file, file_sha, relay, shm_dir};
     let f = Far::new();
-    let shm = crate::remote_faults::shm_dir();
+    let shm = shm_dir();
     let size = 9 * MIB;
     let big = shm.path().join("big.bin");
-    let sha = crate::remote_faults::big_file(&big, size);
+    let sha = big_file(&big, size);
     let far_dir = shm.path().join("far");
     fs::create_dir(&far_dir).unwrap();
     let dst = format!("{HOST}:{}/big.bin", far_dir.display());
-    let out = f.transfer(&[big.to_str().unwrap(), &dst, "--progress", "json"]);
+    // Lines come every 200 ms: the relay makes each way last about 1.5 s (64 KiB per 10 ms).
+    let q = f.remote_quill();
+    let out = f
+        .run_with(
+            &[big.to_str().unwrap(), &dst, "--progress", "json"],
+            &relay(&f, "slow", 10),
+            &q,
+        )
+        .spawn()
+        .wait_at_most(Duration::from_secs(60));
     out.ok();
     let t = out.transfer();
     assert_eq!((t.bytes, t.sha256.as_deref()), (size, Some(sha.as_str())));
     let lines = progress_lines(&out, size);
-    assert!(lines.len() >= 2, "{lines:?}");
-    assert_eq!(
-        crate::remote_faults::file_sha(&far_dir.join("big.bin")),
-        sha
-    );
+    assert!(lines.len() >= 3, "{lines:?}");
+    assert_eq!(file_sha(&far_dir.join("big.bin")), sha);
     // And pulled back.
     let back = shm.path().join("back.bin");
-    let out = f.transfer(&[&dst, back.to_str().unwrap(), "--progress", "json"]);
+    let out = f
+        .run_with(
+            &[&dst, back.to_str().unwrap(), "--progress", "json"],
+            &relay(&f, "slow-down", 10),
+            &q,
+        )
+        .spawn()
+        .wait_at_most(Duration::from_secs(60));
     out.ok();
-    progress_lines(&out, size);
-    assert_eq!(crate::remote_faults::file_sha(&back), sha);
+    let lines = progress_lines(&out, size);
+    assert!(lines.len() >= 3, "{lines:?}");
+    assert_eq!(file_sha(&back), sha);
     // Without --progress json (stderr is not a terminal): no progress at all.
     let out = f.transfer(&[&dst, shm.path().join("quiet.bin").to_str().unwrap()]);
     out.ok();

@@ -141,7 +141,7 @@ fn python() -> &'static str {
 }
 
 /// Write the relay into the server's directory; the `--rsh` that runs it in `mode`.
-fn relay(f: &Far, mode: &str, n: u64) -> String {
+pub fn relay(f: &Far, mode: &str, n: u64) -> String {
     let script = f.sshd.dir.join("relay.py");
     fs::write(&script, RELAY).unwrap();
     format!(
