@@ -450,6 +450,35 @@ fn a_push_leaves_what_rsync_leaves() {
     assert_eq!(mode(&f.path("by-quill.sh")), mode(&f.path("by-rsync.sh")));
 }
 
+#[test]
+#[ignore = "needs sshd (openssh-server)"]
+fn a_noisy_far_shell_and_a_bracketed_ipv6_host_are_understood() {
+    let f = Far::new();
+    f.env.write("a.txt", "x\n");
+    // Lines a login shell prints before quill starts are skipped (up to 64 KiB).
+    let noisy = format!(
+        "echo 'Welcome to the far side'; echo 'Last login: never'; \
+         head -c 30000 /dev/zero | tr '\\0' 'x'; echo; {}",
+        f.remote_quill()
+    );
+    let out = f
+        .run_with(&["a.txt", &f.at("noisy.txt")], &f.sshd.rsh(), &noisy)
+        .run();
+    out.ok();
+    assert_eq!(fs::read(f.path("noisy.txt")).unwrap(), b"x\n");
+    // `[::1]:path` names the host ::1 (the client config sends it to the same server).
+    let far = f.path("v6.txt");
+    let out = f.transfer(&["a.txt", &format!("[::1]:{}", far.display())]);
+    out.ok();
+    let t = out.transfer();
+    assert!(
+        t.destination.contains("::1") && t.destination.ends_with(&format!(":{}", far.display())),
+        "{}",
+        t.destination
+    );
+    assert_eq!(fs::read(&far).unwrap(), b"x\n");
+}
+
 /// A `--progress json` line.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -225,7 +225,8 @@ impl Sshd {
                 None => options.push((k, v)),
             }
         }
-        let mut text = format!("Host {HOST}\n");
+        // `::1` too: a bracketed IPv6 host (`[::1]:path`) reaches the same server.
+        let mut text = format!("Host {HOST} ::1\n");
         for (k, v) in options {
             text.push_str(&format!("  {k} {v}\n"));
         }
