@@ -285,6 +285,12 @@ pub(crate) fn words(op: &'static str, arguments: &Map<String, Value>) -> Result<
         let Some(p) = params.iter().find(|p| p.names.contains(&name)) else {
             return Err(unknown_key(&cli::command(), op, key, params));
         };
+        if super::NOT_CALLABLE.contains(&(op, p.id.as_str())) {
+            return Err(Error::usage_fix(
+                format!("`{key}` cannot be given in a call: it names a command to run"),
+                "set it where the server starts: QUILL_RSH and QUILL_REMOTE_QUILL in its environment; the call gives only `source` and `destination` (`host:path`)",
+            ));
+        }
         if let Some((_, first, _)) = given.iter().find(|(q, _, _)| q.id == p.id) {
             return Err(Error::usage_fix(
                 format!("`{first}` and `{key}` both give `{}`", p.key),

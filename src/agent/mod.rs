@@ -30,7 +30,7 @@ pub(crate) const PREFIX: &str = "quill_";
 /// The arguments a tool's schema leaves out: they shape only text output or stderr, or name
 /// standard input (which, under `quill call`, carried the call). `quill call` still takes
 /// them (the mapping stays one-to-one with the CLI); a model is not shown them.
-const NOT_SHOWN: [(&str, &str); 10] = [
+const NOT_SHOWN: [(&str, &str); 12] = [
     ("write", "stdin"),
     ("glob", "null"),
     ("grep", "null"),
@@ -41,6 +41,17 @@ const NOT_SHOWN: [(&str, &str); 10] = [
     ("grep", "line_number"),
     ("grep", "no_line_number"),
     ("transfer", "progress"),
+    // The commands a transfer across machines runs are the server's to choose (QUILL_RSH,
+    // QUILL_REMOTE_QUILL in its environment), never a call's: `call::words` refuses them.
+    ("transfer", "rsh"),
+    ("transfer", "remote_quill"),
+];
+
+/// Arguments a call may not give: they would run a command of the caller's choosing.
+pub(crate) const NOT_CALLABLE: [(&str, &str); 3] = [
+    ("transfer", "rsh"),
+    ("transfer", "remote_quill"),
+    ("transfer", "serve"),
 ];
 
 /// The op of a tool name (`quill_read` or `read`), if it is one.

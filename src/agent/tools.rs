@@ -30,7 +30,8 @@ pub(crate) struct Definition {
 
 /// MCP's tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
 /// `openWorldHint`): what a call may do to its environment, so that a host can let reads run
-/// without asking. `openWorldHint` is false for every tool: each works on local files only.
+/// without asking. `openWorldHint` is true for transfer alone, which may reach another
+/// machine (`host:path`, over ssh); every other tool works on local files only.
 /// The table and its reasons are in docs/mcp.md.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Hints {
@@ -41,6 +42,8 @@ pub(crate) struct Hints {
     pub destructive: bool,
     /// A second identical call changes nothing more.
     pub idempotent: bool,
+    /// May reach beyond this machine (transfer's `host:path`).
+    pub open_world: bool,
 }
 
 impl Hints {
@@ -50,7 +53,7 @@ impl Hints {
             "readOnlyHint": self.read_only,
             "destructiveHint": self.destructive,
             "idempotentHint": self.idempotent,
-            "openWorldHint": false,
+            "openWorldHint": self.open_world,
         })
     }
 }
@@ -70,6 +73,7 @@ pub(crate) fn hints(op: &str) -> Hints {
         read_only,
         destructive,
         idempotent,
+        open_world: op == "transfer",
     }
 }
 
@@ -210,7 +214,7 @@ pub(crate) fn description(op: &str) -> &'static str {
             "Search file contents with a Rust regex (a literal string with `fixedStrings`), like ripgrep, in `paths` (default: the current directory), sorted by path. Hidden files and what .gitignore excludes are skipped unless `hidden` or `noIgnore`; `glob` and `type` narrow the files. `mode` content lists `matches` (`path`, `line`, `text`, and `before`/`after` with `context`), files lists paths, count counts per file. At most `limit` entries (200 by default): when `nextOffset` is not null, call again with `offset` set to it (`offset` counts entries skipped, from 0). Nothing found is ok with `total` 0. Errors that need action: invalid_pattern — escape the regex's special characters, or set `fixedStrings` to search the text literally; not_found — a path does not exist. Examples: {\"pattern\": \"fn main\", \"paths\": [\"src\"]}, {\"pattern\": \"todo\", \"ignoreCase\": true, \"glob\": [\"*.rs\"], \"context\": 2}."
         }
         "transfer" => {
-            "Copy one file (or with `move`, move it) to `destination`, a file name or an existing directory, durably and checked by SHA-256; the destination is never half-written; missing parent directories are created. Either end may be `[user@]host:path` on another machine, reached by ssh (`rsh`), where quill must be installed (`remoteQuill`). An existing destination is not replaced unless `replaceSha256` gives its current SHA-256. Errors that need action: destination_exists — pass `replaceSha256` with the destination's `sha256` (from quill_read), or choose another destination; same_file — source and destination are one file; source_changed — the source changed while it was copied: repeat the call. Examples: {\"source\": \"build/app\", \"destination\": \"dist/\"}, {\"source\": \"draft.txt\", \"destination\": \"final.txt\", \"move\": true}."
+            "Copy one file (or with `move`, move it) to `destination`, a file name or an existing directory, durably and checked by SHA-256; the destination is never half-written; missing parent directories are created. Either end may be `[user@]host:path` on another machine, reached by ssh (the server's QUILL_RSH), where quill must be installed. An existing destination is not replaced unless `replaceSha256` gives its current SHA-256. Errors that need action: destination_exists — pass `replaceSha256` with the destination's `sha256` (from quill_read), or choose another destination; same_file — source and destination are one file; source_changed — the source changed while it was copied: repeat the call. Examples: {\"source\": \"build/app\", \"destination\": \"dist/\"}, {\"source\": \"draft.txt\", \"destination\": \"final.txt\", \"move\": true}."
         }
         "undo" => {
             "Restore a file to what it was before quill's last change to it in this session (write, edit, transfer; up to 8 steps, one per call). `dryRun` shows the diff and changes nothing. Errors that need action: nothing_to_undo — quill made no change to this file in this session; stale — the file changed after quill's change (`error.change` shows how): quill_read it and repair it with quill_edit. Examples: {\"path\": \"src/lib.rs\"}, {\"path\": \"src/lib.rs\", \"dryRun\": true}."

@@ -17,7 +17,7 @@ const TOOLS: [&str; 10] = [
 
 /// The flags `--help` lists that a tool's schema leaves out on purpose: text output only,
 /// stderr only, or standard input (which carries `quill call`'s request).
-const NOT_SHOWN: [(&str, &str); 10] = [
+const NOT_SHOWN: [(&str, &str); 12] = [
     ("write", "stdin"),
     ("glob", "null"),
     ("grep", "null"),
@@ -28,6 +28,9 @@ const NOT_SHOWN: [(&str, &str); 10] = [
     ("grep", "line-number"),
     ("grep", "no-line-number"),
     ("transfer", "progress"),
+    // Commands to run: the server's environment chooses them, never a call.
+    ("transfer", "rsh"),
+    ("transfer", "remote-quill"),
 ];
 
 fn tools(env: &TestEnv, format: &str) -> Vec<Value> {
@@ -105,7 +108,9 @@ fn the_three_formats_have_their_providers_shapes() {
         // MCP's hints, as `quill mcp` serves them: only the json format has them.
         let read_only = ["read", "glob", "grep", "state"].contains(&TOOLS[i]);
         assert_eq!(t["annotations"]["readOnlyHint"], read_only, "{t}");
-        assert_eq!(t["annotations"]["openWorldHint"], false, "{t}");
+        // Only transfer reaches beyond this machine (`host:path`).
+        let open_world = TOOLS[i] == "transfer";
+        assert_eq!(t["annotations"]["openWorldHint"], open_world, "{t}");
         assert_eq!(t["inputSchema"], openai[i]["function"]["parameters"]);
     }
     assert_eq!(openai.len(), TOOLS.len());
@@ -772,4 +777,24 @@ fn the_arguments_cannot_set_a_global_option() {
         .run();
     out.err("read_only", 3);
     assert!(!exists(&env.path("new.txt")));
+}
+
+/// A call cannot name the command a transfer runs to reach another machine: `rsh` and
+/// `remoteQuill` are the server's to choose (its environment), and `serve` is the far side's.
+#[test]
+fn a_call_cannot_choose_the_command_a_transfer_runs() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    for (key, value) in [
+        ("rsh", "sh -c 'touch pwned' x"),
+        ("remoteQuill", "touch pwned"),
+        ("serve", "1"),
+    ] {
+        let call = format!(
+            r#"{{"tool": "transfer", "arguments": {{"source": "a.txt", "destination": "h:b", "{key}": "{value}"}}}}"#
+        );
+        let out = env.cmd(["call"]).stdin(call).run();
+        out.err("usage", 2);
+        assert!(!env.path("pwned").exists(), "{key}");
+    }
 }

@@ -770,10 +770,11 @@ async fn the_tools_carry_hints_a_host_can_approve_reads_by() {
         let read_only = reads.contains(&tool.name.as_ref());
         assert_eq!(hints.read_only_hint, Some(read_only), "{}", tool.name);
         assert_eq!(hints.destructive_hint, Some(!read_only), "{}", tool.name);
+        // Only transfer may reach another machine (`host:path`, over ssh).
         assert_eq!(
             hints.open_world_hint,
-            Some(false),
-            "{}: local files",
+            Some(tool.name == "quill_transfer"),
+            "{}: local files, or another machine",
             tool.name
         );
         let idempotent = read_only || ["quill_write", "quill_rm"].contains(&tool.name.as_ref());

@@ -157,7 +157,7 @@ fn definitions() -> Vec<Tool> {
                 .read_only(d.hints.read_only)
                 .destructive(d.hints.destructive)
                 .idempotent(d.hints.idempotent)
-                .open_world(false);
+                .open_world(d.hints.open_world);
             Tool::new(d.name, d.description, Arc::new(schema)).with_annotations(hints)
         })
         .collect()
