@@ -54,17 +54,26 @@ pub fn read_hello(r: &mut impl BufRead) -> io::Result<(Option<Hello>, String)> {
             return Ok((None, noise));
         }
         let text = String::from_utf8_lossy(&line);
-        if let Some(rest) = text.trim_end().strip_prefix(MAGIC) {
-            let mut words = rest.split(' ');
-            let protocol = words.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-            let version = words.nth(1).unwrap_or("").to_string();
-            return Ok((Some(Hello { protocol, version }), noise));
+        if let Some(hello) = parse_hello(&text) {
+            return Ok((Some(hello), noise));
         }
         noise.push_str(&text);
         if noise.len() > MAX_NOISE {
             return Ok((None, noise));
         }
     }
+}
+
+/// `QUILL-TRANSFER/<protocol> quill <version>`, exactly; any other line is noise.
+fn parse_hello(line: &str) -> Option<Hello> {
+    let rest = line.trim_end().strip_prefix(MAGIC)?;
+    let mut words = rest.split(' ');
+    let protocol = words.next()?.parse().ok()?;
+    let version = match (words.next(), words.next(), words.next()) {
+        (Some("quill"), Some(v), None) if !v.is_empty() => v.to_string(),
+        _ => return None,
+    };
+    Some(Hello { protocol, version })
 }
 
 /// Write one frame: header and payload in one vectored write, so a large payload goes
@@ -267,6 +276,13 @@ mod tests {
         assert_eq!(noise, "Welcome!\nmotd\n");
         let mut r = io::BufReader::new(&b"bash: quill: command not found\n"[..]);
         assert_eq!(read_hello(&mut r).unwrap().0, None);
+        // A line that only starts like a hello is noise too.
+        let text = format!(
+            "{MAGIC} is not a hello\n{MAGIC}x quill 1\n{}",
+            hello("2.0.0")
+        );
+        let mut r = io::BufReader::new(text.as_bytes());
+        assert_eq!(read_hello(&mut r).unwrap().0.unwrap().version, "2.0.0");
     }
 
     proptest::proptest! {
