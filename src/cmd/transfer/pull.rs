@@ -12,16 +12,15 @@ use std::time::Instant;
 
 use super::endpoint::RemotePath;
 use super::receive::{self, Incoming, Wire};
-use super::remote::{Flags, dial, lost, protocol_error, remote_error};
+use super::remote::{Done, Flags, answer, dial, lost, protocol_error, remote_error};
 use super::ssh::{self, Link};
 use super::wire::{self, Msg, Op, Request};
 use crate::cli::TransferArgs;
 use crate::error::{Error, Result};
 use crate::fs::paths;
 use crate::output::progress::Progress;
-use crate::report::{AsTyped, FileAccess, RemoteSide, Report, TransferReport, TypedRoot};
+use crate::report::{RemoteSide, Report};
 use crate::settings::Settings;
-use crate::warnings::WarningKind;
 
 /// What the far side says of its source.
 struct Meta {
@@ -143,56 +142,38 @@ pub(super) fn pull(
         }
     };
     progress.finish();
-    let (source_removed, kept_reason) = if flags.move_ {
+    let removed = if flags.move_ {
         remove_far(&mut link, far, &mut output, &mut buf)
     } else {
         (false, None)
     };
     let version = link.version.clone();
     link.finish();
-    if let Some(reason) = &kept_reason {
-        s.warn(
-            WarningKind::SourceKept,
-            format!("the destination is complete, but the source was kept: {reason}"),
-        );
-    }
-    let far_source = format!("{}:{}", far.host, meta.source);
-    let dst = landing.dst.target.clone();
-    let typed_dst = if s.cwd.join(local).is_dir() {
+    let typed_destination = if s.cwd.join(local).is_dir() {
         local.join(&name)
     } else {
         local.to_path_buf()
     };
-    Ok(Report::Transfer(TransferReport {
-        source: PathBuf::from(&far_source),
-        via_symlink: None,
-        destination: dst.clone(),
-        bytes: received.bytes,
-        sha256: Some(received.sha256),
-        method: "copy",
-        replaced: received.replaced,
-        source_removed,
-        source_kept_reason: kept_reason,
-        remote: Some(RemoteSide {
-            host: far.host.clone(),
-            side: "source",
-            version,
-        }),
-        file_access: FileAccess::write(&dst),
-        elapsed: started.elapsed(),
-        typed: AsTyped {
-            roots: vec![
-                TypedRoot {
-                    resolved: PathBuf::from(&far_source),
-                    typed: PathBuf::from(far.display()),
-                },
-                TypedRoot {
-                    resolved: dst,
-                    typed: typed_dst,
-                },
-            ],
+    Ok(answer(
+        s,
+        Done {
+            source: PathBuf::from(format!("{}:{}", far.host, meta.source)),
+            via_symlink: None,
+            typed_source: PathBuf::from(far.display()),
+            destination: landing.dst.target.clone(),
+            typed_destination,
+            bytes: received.bytes,
+            sha256: received.sha256,
+            replaced: received.replaced,
+            removed,
+            remote: RemoteSide {
+                host: far.host.clone(),
+                side: "source",
+                version,
+            },
+            started,
         },
-    }))
+    ))
 }
 
 /// Send one JSON frame; false if the connection is gone.

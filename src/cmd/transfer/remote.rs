@@ -363,49 +363,32 @@ pub(super) fn push(
     progress.finish();
     let version = link.version.clone();
     link.finish();
-    let (source_removed, kept_reason) = if flags.move_ {
+    let removed = if flags.move_ {
         remove_source(s, &src)
     } else {
         (false, None)
     };
-    if let Some(reason) = &kept_reason {
-        s.warn(
-            WarningKind::SourceKept,
-            format!("the destination is complete, but the source was kept: {reason}"),
-        );
-    }
-    let far_dest = format!("{}:{}", far.host, committed.0);
-    let typed = AsTyped {
-        roots: vec![
-            TypedRoot {
-                resolved: src.src.target.clone(),
-                typed: local.to_path_buf(),
+    let far_dest = PathBuf::from(format!("{}:{}", far.host, committed.0));
+    Ok(answer(
+        s,
+        Done {
+            source: src.src.target.clone(),
+            via_symlink: src.src.via_symlink.clone(),
+            typed_source: local.to_path_buf(),
+            destination: far_dest.clone(),
+            typed_destination: far_dest,
+            bytes: committed.1,
+            sha256: committed.2,
+            replaced: committed.3,
+            removed,
+            remote: RemoteSide {
+                host: far.host.clone(),
+                side: "destination",
+                version,
             },
-            TypedRoot {
-                resolved: PathBuf::from(&far_dest),
-                typed: PathBuf::from(far_dest.clone()),
-            },
-        ],
-    };
-    Ok(Report::Transfer(TransferReport {
-        source: src.src.target.clone(),
-        via_symlink: src.src.via_symlink.clone(),
-        destination: PathBuf::from(&far_dest),
-        bytes: committed.1,
-        sha256: Some(committed.2),
-        method: "copy",
-        replaced: committed.3,
-        source_removed,
-        source_kept_reason: kept_reason,
-        remote: Some(RemoteSide {
-            host: far.host.clone(),
-            side: "destination",
-            version,
-        }),
-        file_access: FileAccess::write(Path::new(&far_dest)),
-        elapsed: started.elapsed(),
-        typed,
-    }))
+            started,
+        },
+    ))
 }
 
 /// Why streaming stopped early.
@@ -630,4 +613,59 @@ fn forget(s: &Settings, path: &Path) {
             format!("transferred, but the session was not updated: {e}"),
         );
     }
+}
+
+/// What a transfer across machines did, for its answer.
+pub(super) struct Done {
+    pub source: PathBuf,
+    pub via_symlink: Option<PathBuf>,
+    pub typed_source: PathBuf,
+    /// `host:/path` when it is the far one.
+    pub destination: PathBuf,
+    pub typed_destination: PathBuf,
+    pub bytes: u64,
+    pub sha256: String,
+    pub replaced: bool,
+    /// A move: whether the source was removed, and if not, why.
+    pub removed: (bool, Option<String>),
+    pub remote: RemoteSide,
+    pub started: Instant,
+}
+
+/// The answer of a transfer across machines (a kept source of a move is also a warning).
+pub(super) fn answer(s: &Settings, done: Done) -> Report {
+    let (source_removed, kept_reason) = done.removed;
+    if let Some(reason) = &kept_reason {
+        s.warn(
+            WarningKind::SourceKept,
+            format!("the destination is complete, but the source was kept: {reason}"),
+        );
+    }
+    let typed = AsTyped {
+        roots: vec![
+            TypedRoot {
+                resolved: done.source.clone(),
+                typed: done.typed_source,
+            },
+            TypedRoot {
+                resolved: done.destination.clone(),
+                typed: done.typed_destination,
+            },
+        ],
+    };
+    Report::Transfer(TransferReport {
+        source: done.source,
+        via_symlink: done.via_symlink,
+        file_access: FileAccess::write(&done.destination),
+        destination: done.destination,
+        bytes: done.bytes,
+        sha256: Some(done.sha256),
+        method: "copy",
+        replaced: done.replaced,
+        source_removed,
+        source_kept_reason: kept_reason,
+        remote: Some(done.remote),
+        elapsed: done.started.elapsed(),
+        typed,
+    })
 }
