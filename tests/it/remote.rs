@@ -520,7 +520,8 @@ fn progress_lines(out: &Out, total: u64) -> Vec<Progress> {
 #[test]
 #[ignore = "needs sshd (openssh-server)"]
 fn progress_lines_count_what_the_receiving_side_wrote() {
-    use crate::remote_faults::{big_file, file_sha, relay, shm_dir};
+    use crate::remote_faults::{big_file, file_sha, relay};
+    use crate::transfer::shm_dir;
     let f = Far::new();
     let shm = shm_dir();
     let size = 9 * MIB;

@@ -10,13 +10,14 @@
 use std::fs;
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::remote::{Far, MIB};
 use crate::sshd::{HOST, keygen, rsh_with};
+use crate::transfer::shm_dir;
 use crate::util::{Out, exists, fail, quill_temps, require, sha256_hex, wait_until};
 
 /// The relay (see the module comment). `relay.py MODE N CMD…`, MODE one of:
@@ -152,19 +153,6 @@ pub fn relay(f: &Far, mode: &str, n: u64) -> String {
     )
 }
 
-/// A scratch directory on tmpfs, cheap for big files; removed on drop.
-#[track_caller]
-pub fn shm_dir() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("quill-it-")
-        .tempdir_in("/dev/shm")
-        .unwrap_or_else(|e| {
-            fail(&format!(
-                "these tests need a writable /dev/shm (tmpfs): {e}"
-            ))
-        })
-}
-
 /// Write `size` bytes of a non-repeating pattern; returns its SHA-256.
 pub fn big_file(path: &Path, size: u64) -> String {
     let mut bytes = Vec::with_capacity(size as usize);
@@ -231,21 +219,27 @@ fn a_far_side_without_quill_names_the_install() {
     }
 }
 
+/// An executable shell script in the server's directory, standing in for the far quill.
+fn fake_quill(f: &Far, name: &str, body: &str) -> PathBuf {
+    let path = f.sshd.dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
 #[test]
 #[ignore = "needs sshd (openssh-server)"]
 fn an_older_quill_or_another_protocol_is_remote_version() {
     let f = Far::new();
     f.env.write("a.txt", "x\n");
     // clap's answer to a flag it does not know, as a quill before `--serve` gives it.
-    let old = f.sshd.dir.join("old-quill");
-    fs::write(
-        &old,
-        "#!/bin/sh\necho \"error: unexpected argument '--serve' found\" >&2\necho >&2\n\
+    let old = fake_quill(
+        &f,
+        "old-quill",
+        "echo \"error: unexpected argument '--serve' found\" >&2\necho >&2\n\
          echo 'Usage: quill transfer [OPTIONS] <SRC> <DST>' >&2\necho >&2\n\
          echo \"For more information, try '--help'.\" >&2\nexit 2\n",
-    )
-    .unwrap();
-    fs::set_permissions(&old, fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let rsh = f.sshd.rsh();
     let out = f
         .run_with(&["a.txt", &f.at("a.txt")], &rsh, old.to_str().unwrap())
@@ -257,13 +251,11 @@ fn an_older_quill_or_another_protocol_is_remote_version() {
     let v = field(&out, e, "remoteVersion");
     assert!(v.is_null() || v.is_string(), "{v}");
     // A quill that speaks a later protocol.
-    let later = f.sshd.dir.join("later-quill");
-    fs::write(
-        &later,
-        "#!/bin/sh\necho 'QUILL-TRANSFER/2 quill 9.9.9'\nexit 0\n",
-    )
-    .unwrap();
-    fs::set_permissions(&later, fs::Permissions::from_mode(0o755)).unwrap();
+    let later = fake_quill(
+        &f,
+        "later-quill",
+        "echo 'QUILL-TRANSFER/2 quill 9.9.9'\nexit 0\n",
+    );
     let out = f
         .run_with(&["a.txt", &f.at("a.txt")], &rsh, later.to_str().unwrap())
         .spawn()
@@ -286,7 +278,6 @@ fn a_refused_key_is_connection_failed_in_ssh_s_words() {
         "stranger_config",
         &[("IdentityFile", stranger.to_str().unwrap())],
     );
-    let started = Instant::now();
     let out = f
         .run_with(
             &["a.txt", &f.at("a.txt")],
@@ -303,11 +294,6 @@ fn a_refused_key_is_connection_failed_in_ssh_s_words() {
     out.check(
         e["message"].as_str().unwrap().contains("Permission denied"),
         "the message quotes ssh",
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
     );
     assert!(!exists(&f.path("a.txt")));
 }
@@ -350,7 +336,6 @@ fn an_unknown_host_key_with_no_one_to_ask_fails_at_once() {
     plain.exit(255);
     plain.check(exists(&asked), "ssh without BatchMode asked its askpass");
     fs::remove_file(&asked).unwrap();
-    let started = Instant::now();
     let out = with_askpass(f.run_with(
         &["a.txt", &f.at("a.txt")],
         &rsh_with(&cfg),
@@ -369,11 +354,6 @@ fn an_unknown_host_key_with_no_one_to_ask_fails_at_once() {
     out.check(
         said.contains("Host key verification failed"),
         "sshMessage quotes ssh",
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
     );
     assert_eq!(fs::read(&empty).unwrap(), b"", "nothing was learned");
     assert!(!exists(&f.path("a.txt")));
@@ -564,22 +544,7 @@ fn a_connection_cut_mid_pull_is_connection_lost_and_leaves_nothing() {
             .is_some_and(|h| h.contains(HOST)),
         "host",
     );
-    assert!(
-        !exists(&f.env.path("big.bin")),
-        "a partial pull was published"
-    );
-    assert!(
-        quill_temps(&f.env.dir).is_empty(),
-        "a staging file was left here"
-    );
-    if !f.sshd.wait_far_quills_gone(Duration::from_secs(10)) {
-        fail("the far quill still runs 10 s after the connection ended");
-    }
-    assert_eq!(
-        file_sha(&f.path("big.bin")),
-        sha,
-        "the far source is kept, whole"
-    );
+    assert_pull_left_nothing(&f, &sha);
 }
 
 #[test]
@@ -607,6 +572,12 @@ fn ctrl_c_mid_pull_is_interrupted_and_leaves_nothing_on_either_side() {
     running.signal(libc::SIGINT);
     let out = running.wait_at_most(Duration::from_secs(15));
     out.interrupted_by(libc::SIGINT);
+    assert_pull_left_nothing(&f, &sha);
+}
+
+/// A pull that failed or was interrupted: nothing published or staged here, the far quill
+/// gone within 10 s, the far source (`big.bin`) whole.
+fn assert_pull_left_nothing(f: &Far, sha: &str) {
     assert!(
         !exists(&f.env.path("big.bin")),
         "a partial pull was published"
@@ -616,7 +587,7 @@ fn ctrl_c_mid_pull_is_interrupted_and_leaves_nothing_on_either_side() {
         "a staging file was left here"
     );
     if !f.sshd.wait_far_quills_gone(Duration::from_secs(10)) {
-        fail("the far quill still runs 10 s after the interruption");
+        fail("the far quill still runs 10 s after the pull ended");
     }
     assert_eq!(
         file_sha(&f.path("big.bin")),

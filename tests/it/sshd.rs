@@ -426,7 +426,6 @@ fn a_strange_key_is_refused_and_dropping_the_server_ends_its_sessions() {
         "the far sleep never ran"
     );
     let tree = sshd.descendants();
-    let started = Instant::now();
     drop(sshd);
     for pid in tree {
         assert!(
@@ -444,5 +443,4 @@ fn a_strange_key_is_refused_and_dropping_the_server_ends_its_sessions() {
         );
         thread::sleep(Duration::from_millis(20));
     }
-    assert!(started.elapsed() < Duration::from_secs(15));
 }

@@ -34,7 +34,7 @@ fn transfer(env: &TestEnv, args: &[&str]) -> Out {
 /// A scratch directory on tmpfs (another filesystem than the test's work dir, and cheap for
 /// big files); removed on drop. Every Linux has /dev/shm: without one the test fails.
 #[track_caller]
-fn shm_dir() -> tempfile::TempDir {
+pub(crate) fn shm_dir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("quill-it-")
         .tempdir_in("/dev/shm")

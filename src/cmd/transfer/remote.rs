@@ -318,44 +318,34 @@ pub(super) fn push(
     };
     // The end frame is out: from here on a lost connection is `commit_unknown`.
     let committed = loop {
-        if signals::check().is_err() {
-            // Too late to cancel: the far side may be committing. Say so, and keep the source.
-            progress.abandon();
-            return Err(commit_unknown(
-                &mut link,
-                far,
-                local,
-                &destination,
-                &sha256,
-                bytes,
-            ));
-        }
-        match heard.recv_timeout(std::time::Duration::from_millis(100)) {
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Ok(Heard::Ack(n)) => {
+        let now = match signals::check() {
+            Ok(()) => match heard.recv_timeout(std::time::Duration::from_millis(100)) {
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                now => now.ok(),
+            },
+            Err(_) => None,
+        };
+        match now {
+            Some(Heard::Ack(n)) => {
                 progress.advance(n.saturating_sub(acked));
                 acked = acked.max(n);
             }
-            Ok(Heard::Said(Msg::Committed {
+            Some(Heard::Said(Msg::Committed {
                 destination,
                 bytes,
                 sha256,
                 replaced,
             })) => break (destination, bytes, sha256, replaced),
-            Ok(Heard::Said(msg @ Msg::Failed { .. })) => {
+            Some(Heard::Said(msg @ Msg::Failed { .. })) => {
                 progress.abandon();
                 return Err(remote_error(&link, far, msg));
             }
-            Ok(_) | Err(_) => {
+            // The connection ended, or Ctrl-C came too late to cancel (the far side may be
+            // committing): either way nobody knows, and the source is kept.
+            _ => {
                 progress.abandon();
-                return Err(commit_unknown(
-                    &mut link,
-                    far,
-                    local,
-                    &destination,
-                    &sha256,
-                    bytes,
-                ));
+                let e = commit_unknown(&mut link, far, local, &destination, &sha256, bytes);
+                return Err(e);
             }
         }
     };
