@@ -14,7 +14,6 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use super::stream::WRITEBACK_EVERY;
 use super::wire::{self, End, Msg};
 use super::{Existing, check_destination, destination};
 use crate::error::{Error, Result};
@@ -29,6 +28,12 @@ use crate::state::lock::LockGuard;
 use crate::state::path_key;
 use crate::sys::MetadataExt;
 use crate::text::hex;
+
+/// Writeback of the temporary file is started every this many bytes, from a thread of its
+/// own (`take`). Finer than a local copy's 8 MiB: the data comes no faster than the link, so
+/// the disk keeps up, and the final fsync finds almost nothing left (measured on a 1 GiB push
+/// over loopback ssh: the far fsync took 0.5-0.7 s at 8 MiB, 0.003-0.14 s at 2 MiB).
+const WRITEBACK_EVERY: u64 = 2 * 1024 * 1024;
 
 /// What the sender says of the file before its data.
 pub(super) struct Incoming {
@@ -191,9 +196,9 @@ fn take<R: Read>(
     target: &Path,
     wire: Wire<'_, R>,
 ) -> Result<(String, u64)> {
-    // Writeback is started every 8 MiB, as a local copy starts it, so the final fsync finds
-    // little left — but from a thread of its own: its waits on the disk would otherwise stall
-    // the stream behind it (ssh's buffers, the sender). Measured on a 1 GiB pull over loopback
+    // Writeback is started as the data comes (`WRITEBACK_EVERY`), so the final fsync finds
+    // little left — from a thread of its own: its waits on the disk would otherwise stall the
+    // stream behind it (ssh's buffers, the sender). Measured on a 1 GiB pull over loopback
     // ssh: 9.3 s with the writeback inline, 5.9 s without any.
     let syncer = out.try_clone().ok();
     let (ranges, pending) = std::sync::mpsc::channel::<(u64, u64)>();
