@@ -344,7 +344,13 @@ pub(super) fn push(
             // committing): either way nobody knows, and the source is kept.
             _ => {
                 progress.abandon();
-                let e = commit_unknown(&mut link, far, local, &destination, &sha256, bytes);
+                let sent = Sent {
+                    local,
+                    destination: &destination,
+                    sha256: &sha256,
+                    bytes,
+                };
+                let e = commit_unknown(&mut link, far, args, &sent);
                 return Err(e);
             }
         }
@@ -531,24 +537,48 @@ fn broken(
 }
 
 /// The end frame went out but no answer came back: the far side may or may not have published.
+/// What a push sent, for `commit_unknown`.
+struct Sent<'a> {
+    local: &'a Path,
+    destination: &'a str,
+    sha256: &'a str,
+    bytes: u64,
+}
+
 fn commit_unknown(
     link: &mut Link,
     far: &RemotePath,
-    local: &Path,
-    destination: &str,
-    sha256: &str,
-    bytes: u64,
+    args: &TransferArgs,
+    sent: &Sent<'_>,
 ) -> Error {
+    let Sent {
+        local,
+        destination,
+        sha256,
+        bytes,
+    } = *sent;
     link.kill();
     link.wait();
     let mut body = serde_json::Map::new();
     body.insert("path".into(), destination.into());
     let check = check_command(link, far, &body);
-    let retry = format!(
+    // The same connection as this call's: its --rsh and --remote-quill when not the defaults.
+    let mut retry = format!(
         "quill transfer {} {} --replace-sha256 {sha256}",
         crate::text::shell::shell_quote(local),
         ssh::shell_words(&[format!("{}:{destination}", far.host)])
     );
+    for (flag, value, default) in [
+        ("--rsh", &args.rsh, "ssh"),
+        ("--remote-quill", &args.remote_quill, "quill"),
+    ] {
+        if value != default {
+            retry.push_str(&format!(
+                " {flag} {}",
+                ssh::shell_words(std::slice::from_ref(value))
+            ));
+        }
+    }
     Error::CommitUnknown {
         message: format!(
             "the connection to {} was lost after all {bytes} bytes were sent, before it confirmed the commit: {destination} there may or may not hold the file; the source was kept",
