@@ -469,6 +469,17 @@ fn cut_after_the_data(mode: &str) -> bool {
         finish.contains(&format!("--replace-sha256 {sha}")),
         "the finish names the hash",
     );
+    // It names the call's own connection: here the relay that cut it, so the finish is run
+    // over the plain connection the environment names instead.
+    out.check(
+        finish.contains("--rsh ") && finish.contains("relay.py"),
+        "the finish names the call's own --rsh",
+    );
+    let finish = finish
+        .split(" --rsh ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let bin_dir = Path::new(crate::util::BIN).parent().unwrap();
     let path = format!(
         "{}:{}",
