@@ -37,6 +37,7 @@ mod pull;
 mod receive;
 mod remote;
 mod serve;
+mod source;
 mod ssh;
 mod stream;
 pub mod wire;
@@ -94,11 +95,7 @@ impl TransferArgs {
             let dst = paths::normalize_lexically(&s.cwd.join(&args.destination));
             s.check_writable(&dst, "transfer to")?;
         }
-        let src = paths::resolve(&s.cwd, s.root.as_ref(), &args.source)?;
-        if !src.exists {
-            return Err(paths::not_found(src.target));
-        }
-        probe::regular_metadata(&src.target)?;
+        let src = source::resolve(s, &args.source)?;
         // `--parents` is the default said out loud (clap refuses it with --no-parents).
         let no_parents = args.no_parents && !args.parents;
         let name = src
@@ -392,14 +389,7 @@ impl Job<'_> {
     /// when it is still that file. A failure to look (EIO, ENOSPC, EDQUOT…) is that I/O error,
     /// under its own kind — the source did not change, the system failed.
     fn source_change(&self) -> Result<Option<&'static str>> {
-        Ok(match self.src_parent.stat()? {
-            Some(m) if Identity::of(&m) == self.before => None,
-            Some(m) if m.dev() != self.before.dev || m.ino() != self.before.ino => {
-                Some("its path now names another file")
-            }
-            Some(_) => Some("it was modified during the transfer"),
-            None => Some("it no longer exists"),
-        })
+        source::change(self.src_parent, &self.before)
     }
 
     /// A move within one filesystem: one atomic rename, never replacing anything but a
@@ -575,23 +565,7 @@ impl Job<'_> {
 
     /// The last step of a cross-filesystem move. Never fails: the destination is committed.
     fn remove_source(&self) -> (bool, Option<String>) {
-        match self.source_change() {
-            Ok(None) => {}
-            Ok(Some(why)) => {
-                return (
-                    false,
-                    Some(format!("the source changed after it was copied: {why}")),
-                );
-            }
-            Err(e) => return (false, Some(format!("it can no longer be inspected: {e}"))),
-        }
-        match self.src_parent.remove_target() {
-            Ok(()) => {
-                guard::sync_dir(self.s, self.src_parent);
-                (true, None)
-            }
-            Err(e) => (false, Some(format!("cannot remove the source: {e}"))),
-        }
+        source::remove_unchanged(self.s, self.src_parent, &self.before, "copied")
     }
 
     /// The session's knowledge follows the file: a baseline of the source whose content is what

@@ -9,7 +9,6 @@
 //! the data through `receive` and asking the far side to remove its source once committed.
 
 use std::ffi::OsStr;
-use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ChildStdout;
@@ -17,6 +16,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel, sync_channel};
 use std::time::Instant;
 
 use super::endpoint::RemotePath;
+use super::source::{self, Opened};
 use super::ssh::{self, Dial, Link};
 use super::stream::{BUF, BUFFERS, Chunk, read_and_hash};
 use super::wire::{self, End, Msg, Op, Request};
@@ -24,14 +24,10 @@ use crate::cli::{ProgressMode, TransferArgs};
 use crate::error::{Error, Result};
 use crate::fs::paths;
 use crate::fs::probe::{self, Identity};
-use crate::guard;
-use crate::guard::parent::{Parent, Parents};
 use crate::output::progress::Progress;
 use crate::report::{AsTyped, FileAccess, RemoteSide, Report, TransferReport, TypedRoot};
 use crate::settings::Settings;
 use crate::signals;
-use crate::state::path_key;
-use crate::sys::MetadataExt;
 use crate::warnings::WarningKind;
 
 /// The checked flags of a transfer across machines.
@@ -197,45 +193,7 @@ fn first_answer(link: &mut Link, far: &RemotePath, heard: &Receiver<Heard>) -> R
     }
 }
 
-/// The local source of a push, locked and open.
-struct Local {
-    src: paths::Resolved,
-    parent: Parent,
-    file: File,
-    meta: std::fs::Metadata,
-    before: Identity,
-}
-
-impl Local {
-    fn open(s: &Settings, given: &Path) -> Result<Local> {
-        let src = paths::resolve(&s.cwd, s.root.as_ref(), given)?;
-        if !src.exists {
-            return Err(paths::not_found(src.target));
-        }
-        probe::regular_metadata(&src.target)?;
-        let parent = Parent::open(s.root.as_ref(), &src.target, Parents::Existing)?;
-        let (file, meta) = parent
-            .open_target()?
-            .ok_or_else(|| paths::not_found(&src.target))?;
-        let before = Identity::of(&meta);
-        Ok(Local {
-            src,
-            parent,
-            file,
-            meta,
-            before,
-        })
-    }
-
-    /// Why the source's path no longer names the version opened, if it does not.
-    fn changed(&self) -> Result<Option<&'static str>> {
-        Ok(match self.parent.stat()? {
-            Some(m) if Identity::of(&m) == self.before => None,
-            Some(_) => Some("it was modified during the transfer"),
-            None => Some("it no longer exists"),
-        })
-    }
-
+impl Opened {
     fn source_changed(&self, reason: &str) -> Error {
         Error::SourceChanged {
             path: self.src.target.clone(),
@@ -256,27 +214,22 @@ pub(super) fn push(
     if s.read_only && flags.move_ {
         s.check_writable(&paths::normalize_lexically(&s.cwd.join(local)), "move")?;
     }
-    let src = Local::open(s, local)?;
-    let _locks = s.store().lock_mutations(&[&src.src.target])?;
+    let src = source::resolve(s, local)?;
+    let _locks = s.store().lock_mutations(&[&src.target])?;
+    let src = Opened::open(s, src)?;
     let mut link = ssh::connect(&dial(s, args, far))?;
     let name = src
         .src
         .requested
         .file_name()
         .or_else(|| src.src.target.file_name());
-    let mtime_ns = src
-        .meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::SystemTime::UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_nanos()).ok());
     let req = Request {
         op: Op::Push,
         path: far.path.clone(),
         name: name.map(|n| n.to_string_lossy().into_owned()),
         size: src.before.size,
-        mode: Some(src.meta.mode() & 0o7777),
-        mtime_ns: mtime_ns.filter(|_| flags.move_),
+        mode: Some(src.mode()),
+        mtime_ns: src.mtime_ns().filter(|_| flags.move_),
         move_: flags.move_,
         replace_sha256: flags.replace.clone(),
         expect_sha256: None,
@@ -360,7 +313,7 @@ pub(super) fn push(
     let version = link.version.clone();
     link.finish();
     let removed = if flags.move_ {
-        remove_source(s, &src)
+        src.remove_for_move(s, "sent")
     } else {
         (false, None)
     };
@@ -399,7 +352,7 @@ enum Stop {
 /// — only if the source is unchanged and is what `--expect-sha256` names. Returns (sha256,
 /// bytes, bytes acknowledged so far).
 fn send(
-    src: &Local,
+    src: &Opened,
     flags: &Flags,
     far: &RemotePath,
     link: &mut Link,
@@ -427,7 +380,7 @@ fn send(
     let why = if after != src.before || bytes != src.before.size {
         Some("it was modified while it was sent")
     } else {
-        src.changed()?
+        src.change()?
     };
     if let Some(why) = why {
         link.kill();
@@ -594,44 +547,6 @@ fn commit_unknown(
             bytes,
             check,
         }),
-    }
-}
-
-/// The last step of a push `--move`, once the far side committed: remove the local source if
-/// it is still the version sent. Never fails: the answer says why the source was kept.
-fn remove_source(s: &Settings, src: &Local) -> (bool, Option<String>) {
-    match src.changed() {
-        Ok(None) => {}
-        Ok(Some(why)) => {
-            return (
-                false,
-                Some(format!("the source changed after it was sent: {why}")),
-            );
-        }
-        Err(e) => return (false, Some(format!("it can no longer be inspected: {e}"))),
-    }
-    if let Err(e) = src.parent.remove_target() {
-        return (false, Some(format!("cannot remove the source: {e}")));
-    }
-    guard::sync_dir(s, &src.parent);
-    forget(s, &src.src.target);
-    (true, None)
-}
-
-/// A moved-away file leaves the session: its baseline and its undo history.
-fn forget(s: &Settings, path: &Path) {
-    let store = s.store();
-    let file = store.session(&s.session);
-    let history = file.history();
-    let result = file.update(|session| {
-        session.forget(path);
-        history.cut(session, &path_key(path));
-    });
-    if let Err(e) = result {
-        s.warn(
-            WarningKind::SessionNotUpdated,
-            format!("transferred, but the session was not updated: {e}"),
-        );
     }
 }
 

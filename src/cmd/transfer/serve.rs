@@ -7,24 +7,19 @@
 //! are sent back as quill's own error objects; an end of input is a cancellation.
 
 use std::ffi::OsStr;
-use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::sync::mpsc::sync_channel;
 
 use super::receive::{self, Incoming, Wire};
+use super::source::{self, Opened};
 use super::stream::{BUF, BUFFERS, Chunk, read_and_hash};
 use super::wire::{self, End, Msg, Op, Request};
 use crate::error::{Error, Result};
-use crate::fs::paths;
 use crate::fs::probe::{self, Identity};
-use crate::guard;
-use crate::guard::parent::{Parent, Parents};
 use crate::report::Report;
 use crate::settings::Settings;
 use crate::signals;
-use crate::state::path_key;
-use crate::sys::MetadataExt;
 
 /// Acknowledge at most once per this many bytes (and at the end).
 const ACK_EVERY: u64 = 1024 * 1024;
@@ -141,47 +136,21 @@ fn push(s: &Settings, req: &Request, input: &mut impl Read, out: &mut Out<'_>) -
     Ok(())
 }
 
-/// The source of a pull, open and locked.
-struct Source {
-    target: std::path::PathBuf,
-    parent: Parent,
-    file: File,
-    before: Identity,
-}
-
 fn pull(s: &Settings, req: &Request, input: &mut impl Read, out: &mut Out<'_>) -> Result<()> {
     let expect = req
         .expect_sha256
         .as_deref()
         .map(|h| probe::parse_sha256("--expect-sha256", h))
         .transpose()?;
-    let src = paths::resolve(&s.cwd, s.root.as_ref(), far_path(&req.path))?;
-    if !src.exists {
-        return Err(paths::not_found(src.target));
-    }
-    probe::regular_metadata(&src.target)?;
+    let src = source::resolve(s, far_path(&req.path))?;
     let _locks = s.store().lock_mutations(&[&src.target])?;
-    let parent = Parent::open(s.root.as_ref(), &src.target, Parents::Existing)?;
-    let (file, meta) = parent
-        .open_target()?
-        .ok_or_else(|| paths::not_found(&src.target))?;
-    let source = Source {
-        target: src.target.clone(),
-        parent,
-        file,
-        before: Identity::of(&meta),
-    };
+    let source = Opened::open(s, src)?;
     let lost = |_: io::Error| Error::Interrupted;
-    let mtime_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::SystemTime::UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_nanos()).ok());
     let meta_msg = Msg::Meta {
-        source: src.target.to_string_lossy().into_owned(),
-        size: meta.len(),
-        mode: meta.mode() & 0o7777,
-        mtime_ns,
+        source: source.src.target.to_string_lossy().into_owned(),
+        size: source.before.size,
+        mode: source.mode(),
+        mtime_ns: source.mtime_ns(),
     };
     send(out, &meta_msg).map_err(lost)?;
     let mut buf = Vec::new();
@@ -193,7 +162,7 @@ fn pull(s: &Settings, req: &Request, input: &mut impl Read, out: &mut Out<'_>) -
     send_file(&source, expect.as_deref(), out)?;
     match wire::read_frame(input, &mut buf) {
         Ok(Some(wire::JSON)) if matches!(wire::parse(&buf), Ok(Msg::Remove)) => {
-            let (removed, reason) = remove(s, &source);
+            let (removed, reason) = source.remove_for_move(s, "sent");
             let _ = send(out, &Msg::Removed { removed, reason });
         }
         _ => {}
@@ -203,7 +172,7 @@ fn pull(s: &Settings, req: &Request, input: &mut impl Read, out: &mut Out<'_>) -
 
 /// Stream the source as data frames and end frame; a source that changed on the way (or is
 /// not `expect`) is an error instead of the end frame, so nothing is published.
-fn send_file(src: &Source, expect: Option<&str>, out: &mut Out<'_>) -> Result<String> {
+fn send_file(src: &Opened, expect: Option<&str>, out: &mut Out<'_>) -> Result<String> {
     let (data_tx, data_rx) = sync_channel::<Chunk>(BUFFERS);
     let (free_tx, free_rx) = sync_channel::<Vec<u8>>(BUFFERS);
     for _ in 0..BUFFERS {
@@ -211,15 +180,15 @@ fn send_file(src: &Source, expect: Option<&str>, out: &mut Out<'_>) -> Result<St
     }
     let lost = |_: io::Error| Error::Interrupted;
     let (sha256, bytes, after) = std::thread::scope(|scope| {
-        scope.spawn(move || read_and_hash(&src.file, &src.target, &data_tx, &free_rx));
+        scope.spawn(move || read_and_hash(&src.file, &src.src.target, &data_tx, &free_rx));
         // The channels are moved in: when this returns early, dropping them stops the reader.
         frames(data_rx, free_tx, out)
     })?;
     let changed = |reason: &str| Error::SourceChanged {
-        path: src.target.clone(),
+        path: src.src.target.clone(),
         reason: reason.into(),
     };
-    if after != src.before || bytes != src.before.size || !still(src)? {
+    if after != src.before || bytes != src.before.size || src.change()?.is_some() {
         return Err(changed(
             "it was modified while it was sent; nothing was published",
         ));
@@ -257,34 +226,4 @@ fn frames(
             Err(_) => return Err(Error::Interrupted),
         }
     }
-}
-
-/// Whether the source's path still names the file (and version) that was opened.
-fn still(src: &Source) -> Result<bool> {
-    Ok(src
-        .parent
-        .stat()?
-        .is_some_and(|m| Identity::of(&m) == src.before))
-}
-
-/// The last step of a pull `--move`, once the near side committed: remove the source if it is
-/// still the version sent. Never fails: the answer says why the source was kept.
-fn remove(s: &Settings, src: &Source) -> (bool, Option<String>) {
-    match still(src) {
-        Ok(true) => {}
-        Ok(false) => return (false, Some("the source changed after it was sent".into())),
-        Err(e) => return (false, Some(format!("it can no longer be inspected: {e}"))),
-    }
-    if let Err(e) = src.parent.remove_target() {
-        return (false, Some(format!("cannot remove the source: {e}")));
-    }
-    guard::sync_dir(s, &src.parent);
-    let store = s.store();
-    let file = store.session(&s.session);
-    let history = file.history();
-    let _ = file.update(|session| {
-        session.forget(&src.target);
-        history.cut(session, &path_key(&src.target));
-    });
-    (true, None)
 }
